@@ -1,0 +1,29 @@
+/**
+ * Rate-limit presets, one place for all of them. Each route names its preset in `config.rateLimit`.
+ * Limits count per client IP; with REDIS_URL they are shared by every API instance.
+ */
+export interface RateLimitPreset {
+  max: number;
+  timeWindow: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const RATE_LIMITS = {
+  read: { max: 600, timeWindow: MINUTE },
+  write: { max: 120, timeWindow: MINUTE },
+  search: { max: 240, timeWindow: MINUTE },
+  login: { max: 10, timeWindow: 15 * MINUTE },
+  register: { max: 5, timeWindow: HOUR },
+  promo: { max: 20, timeWindow: 15 * MINUTE },
+  passwordReset: { max: 5, timeWindow: HOUR },
+  emailVerify: { max: 10, timeWindow: HOUR },
+} as const satisfies Record<string, RateLimitPreset>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+export function rateLimit(name: RateLimitName, scale = 1): RateLimitPreset {
+  const preset = RATE_LIMITS[name];
+  return { max: Math.max(1, Math.round(preset.max * scale)), timeWindow: preset.timeWindow };
+}

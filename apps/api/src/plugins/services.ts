@@ -1,0 +1,45 @@
+import { type CatalogueService, createCatalogueService, type JobQueue } from '@store/core';
+import type { Database } from '@store/db';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import type { Env } from '../env.ts';
+import { type RateLimitName, type RateLimitPreset, rateLimit } from './rate-limit-presets.ts';
+
+export interface Services {
+  catalogue: CatalogueService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    env: Env;
+    database: Database;
+    queue: JobQueue;
+    redis: Redis | undefined;
+    services: Services;
+    /** The named rate-limit preset, scaled for this environment. */
+    rateLimitPreset(name: RateLimitName): RateLimitPreset;
+  }
+}
+
+export interface ServicesPluginOptions {
+  env: Env;
+  database: Database;
+  queue: JobQueue;
+  redis?: Redis;
+}
+
+/** The app's dependencies and the core services built over them. */
+export default fp(async function services(
+  app: FastifyInstance,
+  { env, database, queue, redis }: ServicesPluginOptions,
+) {
+  app.decorate('env', env);
+  app.decorate('database', database);
+  app.decorate('queue', queue);
+  app.decorate('redis', redis);
+  app.decorate('services', {
+    catalogue: createCatalogueService({ db: database.prisma, pageTtlMs: env.CATALOGUE_CACHE_MS }),
+  });
+  app.decorate('rateLimitPreset', (name: RateLimitName) => rateLimit(name, env.RATE_LIMIT_SCALE));
+});

@@ -1,0 +1,32 @@
+import { createInProcessQueue, createJobHandlers, silentLogger } from '@store/core';
+import { createDatabase } from '@store/db';
+import { buildApp } from '../../apps/api/src/app.ts';
+import { loadEnv } from '../../apps/api/src/env.ts';
+
+/** The store's API as it runs in production, over the benchmark database, on the given port. */
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const port = Number(process.env.BENCH_PORT);
+if (!databaseUrl || !port) throw new Error('BENCH_DATABASE_URL and BENCH_PORT are required');
+
+const env = loadEnv({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: databaseUrl,
+  JWT_SECRET: 'benchmark-secret-benchmark-secret-0123456789',
+  CODE_ENCRYPTION_KEY: '11'.repeat(32),
+  // One client hammers from one address; the presets would otherwise stop it within a second.
+  RATE_LIMIT_SCALE: '100000',
+  WEB_DIST: '/nonexistent',
+  CATALOGUE_CACHE_MS: process.env.CATALOGUE_CACHE_MS ?? '',
+});
+const database = await createDatabase({ databaseUrl, migrate: false });
+const queue = createInProcessQueue(createJobHandlers({ db: database.prisma, logger: silentLogger }), silentLogger);
+const app = await buildApp({ env, database, queue });
+await app.listen({ host: '127.0.0.1', port });
+process.send?.('ready');
+process.on('SIGTERM', async () => {
+  await app.close();
+  await queue.close();
+  await database.close();
+  process.exit(0);
+});

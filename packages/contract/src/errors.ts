@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Error bodies of SPEC.md section 8. Field errors carry message keys (`validation.nameTooShort`),
+ * which the client translates; `message` is a readable English default.
+ */
+export const ValidationErrorSchema = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())),
+});
+export type ValidationErrorBody = z.infer<typeof ValidationErrorSchema>;
+
+export const MessageErrorSchema = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+  requestId: z.string().optional(),
+});
+export type MessageErrorBody = z.infer<typeof MessageErrorSchema>;
+
+/** Message keys the server puts in `errors`; each has a translation in every locale catalogue. */
+export const ErrorKeys = {
+  requiredField: 'validation.requiredField',
+  invalidValue: 'validation.invalidValue',
+  notANumber: 'validation.notANumber',
+  tooLong: 'validation.tooLong',
+  tooShort: 'validation.tooShort',
+  tooSmall: 'validation.tooSmall',
+  tooLarge: 'validation.tooLarge',
+  unknownOption: 'validation.unknownOption',
+  minAboveMax: 'validation.minAboveMax',
+  nameTooShort: 'validation.nameTooShort',
+  nameTooLong: 'validation.nameTooLong',
+  onlyLatinAndNumbers: 'validation.onlyLatinAndNumbers',
+  invalidEmailFormat: 'validation.invalidEmailFormat',
+  invalidCredentials: 'invalidCredentials',
+} as const;
+export type ErrorKey = (typeof ErrorKeys)[keyof typeof ErrorKeys];
+
+/** Readable English defaults for the keys, used by the server in `message`. */
+export const ErrorTexts: Record<ErrorKey, string> = {
+  'validation.requiredField': 'This field is required.',
+  'validation.invalidValue': 'This value is not valid.',
+  'validation.notANumber': 'This value must be a whole number.',
+  'validation.tooLong': 'This value is too long.',
+  'validation.tooShort': 'This value is too short.',
+  'validation.tooSmall': 'This value is too small.',
+  'validation.tooLarge': 'This value is too large.',
+  'validation.unknownOption': 'This option is not one of the allowed values.',
+  'validation.minAboveMax': 'The minimum must not be above the maximum.',
+  'validation.nameTooShort': 'The name is too short.',
+  'validation.nameTooLong': 'The name is too long.',
+  'validation.onlyLatinAndNumbers': 'Only Latin letters and digits are allowed.',
+  'validation.invalidEmailFormat': 'The email address is not valid.',
+  invalidCredentials: 'Incorrect username or password.',
+};
+
+export function isErrorKey(value: string): value is ErrorKey {
+  return Object.hasOwn(ErrorTexts, value);
+}

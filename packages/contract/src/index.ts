@@ -1,0 +1,4 @@
+export * from './catalogue.ts';
+export * from './errors.ts';
+export * from './jobs.ts';
+export * from './limits.ts';

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** Queue names and job payloads. The worker parses every payload it receives with these. */
+export const QUEUE_NAME = 'store';
+
+export const HealthJobSchema = z.object({
+  kind: z.literal('health'),
+  requestedAt: z.iso.datetime(),
+  nonce: z.string().min(1).max(64),
+});
+export type HealthJob = z.infer<typeof HealthJobSchema>;
+
+export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema]);
+export type Job = z.infer<typeof JobSchema>;
+export type JobKind = Job['kind'];

@@ -1,0 +1,212 @@
+import { randomInt } from 'node:crypto';
+import type { CodeCipher } from '../code-cipher.ts';
+import type { Prisma, PrismaClient } from '../generated/client.ts';
+import { CATEGORIES, type CategoryDef, COUNTRIES, CURRENCIES, type Offer, PROMO_CODES } from './demo-data.ts';
+
+const DAY_MS = 86_400_000;
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const MARGIN = 1.06;
+const CODE_BATCH = 500;
+/** Serialises seeding: API instances starting together on one database must not both seed it. */
+const SEED_LOCK_KEY = 72_707_370;
+
+/** A small seeded generator, so the demo catalogue is the same on every machine. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Price in BRL centavos from a face value: converted, a margin on top, ending in ,90. */
+export function priceFor(amount: number, currency: string): number {
+  const rate = CURRENCIES.find((c) => c.code === currency)?.brl;
+  if (rate === undefined) throw new Error(`unknown currency ${currency}`);
+  return Math.max(1, Math.ceil(amount * rate * MARGIN)) * 100 - 10;
+}
+
+function fill(template: string, category: CategoryDef, offer: Offer, amount: number): string {
+  const units = category.unitsPerCurrency?.[offer.currency];
+  return template
+    .replace('{amount}', amount.toLocaleString('en-US'))
+    .replace('{currency}', offer.currency)
+    .replace('{label}', offer.label ?? '')
+    .replace('{units}', units ? (amount * units).toLocaleString('en-US') : String(amount));
+}
+
+/** A random code in the platform's format. Codes use crypto randomness: they must not be guessable. */
+export function makeCode(category: CategoryDef): string {
+  const alphabet = category.codeAlphabet ?? CODE_ALPHABET;
+  const group = (length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+  const code = category.codeFormat.map(group).join('-');
+  return category.slug === 'app-store' ? `X${code.slice(1)}` : code;
+}
+
+async function seedReferenceData(prisma: Prisma.TransactionClient) {
+  await prisma.currency.createMany({
+    data: CURRENCIES.map(({ code, minorUnits }) => ({ codeName: code, minorUnits })),
+    skipDuplicates: true,
+  });
+  await prisma.country.createMany({
+    data: COUNTRIES.map(({ code, name }) => ({ code, name, icon: `/static/countries/${code}.svg` })),
+    skipDuplicates: true,
+  });
+  await prisma.category.createMany({
+    data: CATEGORIES.map((category, position) => ({
+      slug: category.slug,
+      name: category.name,
+      formattedName: category.formattedName,
+      svgPath: `/static/icons/${category.slug}.svg`,
+      position,
+    })),
+    skipDuplicates: true,
+  });
+  const [currencies, countries, categories] = await Promise.all([
+    prisma.currency.findMany(),
+    prisma.country.findMany(),
+    prisma.category.findMany(),
+  ]);
+  return {
+    currencyId: new Map(currencies.map((c) => [c.codeName, c.id])),
+    countryId: new Map(countries.map((c) => [c.code, c.id])),
+    categoryId: new Map(categories.map((c) => [c.slug, c.id])),
+  };
+}
+
+function lookup(map: Map<string, number>, key: string): number {
+  const id = map.get(key);
+  if (id === undefined) throw new Error(`seed data refers to unknown ${key}`);
+  return id;
+}
+
+export interface SeedOptions {
+  cipher: CodeCipher;
+  /** The clock the "new" and "discounted" marks are relative to. */
+  now?: Date;
+}
+
+/**
+ * Seeds the demo store into an empty database: reference data, about a hundred products over the
+ * nine platforms (some discounted, some new, some sold out, a few without cover art), encrypted demo
+ * codes and promo codes. All or nothing, in one transaction; does nothing, and answers false, when
+ * categories are already there.
+ */
+export async function seedDemo(prisma: PrismaClient, options: SeedOptions): Promise<boolean> {
+  return prisma.$transaction((tx) => seedDemoIn(tx, options), { maxWait: 30_000, timeout: 120_000 });
+}
+
+async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date() }: SeedOptions) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY}::bigint)`;
+  if ((await tx.category.count()) > 0) return false;
+  const ids = await seedReferenceData(tx);
+  const random = prng(20_261_122);
+
+  const rows = CATEGORIES.flatMap((category) =>
+    category.offers.flatMap((offer) =>
+      offer.amounts.map((amount) => {
+        const price = priceFor(amount, offer.currency);
+        const discounted = random() < 0.18;
+        const isNew = random() < 0.2;
+        const soldOut = random() < 0.12;
+        const withoutCover = random() < 0.07;
+        const discountedPrice = Math.max(90, Math.round((price * (0.8 + random() * 0.12)) / 100) * 100 - 10);
+        return {
+          category,
+          soldOut,
+          data: {
+            categoryId: lookup(ids.categoryId, category.slug),
+            countryId: lookup(ids.countryId, offer.country),
+            nominalCurrencyId: lookup(ids.currencyId, offer.currency),
+            name: fill(category.productName, category, offer, amount),
+            description: category.description,
+            activationInstructions: category.instructions,
+            coverPath: withoutCover ? null : `/static/covers/${category.slug}.svg`,
+            coverText: fill(category.coverText, category, offer, amount),
+            nominalMinor: amount * 100,
+            priceMinor: discounted && discountedPrice < price ? discountedPrice : price,
+            oldPriceMinor: discounted && discountedPrice < price ? price : null,
+            popularity: Math.floor(random() * 1000),
+            purchasedCount: Math.floor(random() * 400),
+            createdAt: new Date(now.getTime() - (isNew ? random() * 7 : 14 + random() * 180) * DAY_MS),
+          },
+        };
+      }),
+    ),
+  );
+
+  const rowByName = new Map(rows.map((row) => [row.data.name, row]));
+  if (rowByName.size !== rows.length) throw new Error('demo product names must be unique');
+  const products = await tx.product.createManyAndReturn({
+    data: rows.map((row) => row.data),
+    select: { id: true, name: true },
+  });
+
+  const codes = products.flatMap(({ id, name }) => {
+    const row = rowByName.get(name);
+    if (!row || row.soldOut) return [];
+    return Array.from({ length: 3 + Math.floor(random() * 10) }, () => {
+      const code = makeCode(row.category);
+      return { productId: id, ciphertext: cipher.encrypt(code), codeDigest: cipher.digest(code) };
+    });
+  });
+  for (let start = 0; start < codes.length; start += CODE_BATCH) {
+    await tx.productCode.createMany({ data: codes.slice(start, start + CODE_BATCH), skipDuplicates: true });
+  }
+
+  await tx.promoCode.createMany({ data: PROMO_CODES, skipDuplicates: true });
+  return true;
+}
+
+const NAME_WORDS = ['Gift Card', 'Digital Code', 'Wallet Top-Up', 'Prepaid Card', 'eGift', 'Voucher'];
+
+/**
+ * Tops the catalogue up to `products` products for benchmarks: names over every platform with
+ * varied words and amounts so trigram search sees a realistic spread. One INSERT ... SELECT per
+ * batch keeps 100,000 rows to seconds.
+ */
+export async function generateCatalogue(
+  prisma: PrismaClient,
+  { products = 100_000 }: { products?: number } = {},
+): Promise<number> {
+  const ids = await seedReferenceData(prisma);
+  const existing = await prisma.product.count();
+  const missing = products - existing;
+  if (missing <= 0) return existing;
+
+  const categories = CATEGORIES.map((c) => ({ id: lookup(ids.categoryId, c.slug), name: c.name, slug: c.slug }));
+  const countries = COUNTRIES.map((c) => lookup(ids.countryId, c.code));
+  const currencies = CURRENCIES.map((c) => ({ id: lookup(ids.currencyId, c.code), code: c.code }));
+  const batch = 20_000;
+  for (let done = 0; done < missing; done += batch) {
+    const size = Math.min(batch, missing - done);
+    await prisma.$executeRaw`
+      INSERT INTO products (category_id, country_id, nominal_currency_id, name, description,
+        activation_instructions, cover_path, cover_text, nominal_minor, price_minor, old_price_minor,
+        popularity, purchased_count, stock_count, created_at)
+      SELECT
+        (${categories.map((c) => c.id)}::int[])[1 + (n % ${categories.length})],
+        (${countries}::int[])[1 + ((n / 7) % ${countries.length})],
+        (${currencies.map((c) => c.id)}::int[])[1 + ((n / 3) % ${currencies.length})],
+        (${categories.map((c) => c.name)}::text[])[1 + (n % ${categories.length})] || ' ' ||
+          (${NAME_WORDS}::text[])[1 + ((n / 11) % ${NAME_WORDS.length})] || ' ' ||
+          (5 * (1 + (n % 40)))::text || ' ' ||
+          (${currencies.map((c) => c.code)}::text[])[1 + ((n / 3) % ${currencies.length})] || ' #' || n::text,
+        'Generated for benchmarks.', '', '/static/covers/' ||
+          (${categories.map((c) => c.slug)}::text[])[1 + (n % ${categories.length})] || '.svg',
+        (5 * (1 + (n % 40)))::text || ' ' ||
+          (${currencies.map((c) => c.code)}::text[])[1 + ((n / 3) % ${currencies.length})],
+        500 * (1 + (n % 40)),
+        990 + (abs(hashint4(n)) % 200000),
+        CASE WHEN n % 6 = 0 THEN 990 + (abs(hashint4(n)) % 200000) + 5000 END,
+        abs(hashint4(n * 7)) % 1000,
+        abs(hashint4(n * 13)) % 500,
+        0,
+        now() - make_interval(days => (abs(hashint4(n * 3)) % 365))
+      FROM generate_series(${existing + done + 1}::int, ${existing + done + size}::int) AS n`;
+  }
+  return prisma.product.count();
+}

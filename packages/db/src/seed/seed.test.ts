@@ -1,0 +1,138 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCodeCipher, devCodeKey } from '../code-cipher.ts';
+import { assetsDir } from '../paths.ts';
+import { createTestDatabase, type TestDatabase } from '../testing.ts';
+import { CATEGORIES } from './demo-data.ts';
+import { generateCatalogue, priceFor, seedDemo } from './index.ts';
+
+const cipher = createCodeCipher(devCodeKey());
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.cleanup();
+});
+
+describe('seedDemo', () => {
+  it('seeds the nine categories with products, and only once', async () => {
+    expect(await seedDemo(db.prisma, { cipher })).toBe(true);
+    const productCount = await db.prisma.product.count();
+    expect(await seedDemo(db.prisma, { cipher })).toBe(false);
+    expect(await db.prisma.product.count()).toBe(productCount);
+    expect(productCount).toBeGreaterThanOrEqual(80);
+
+    const categories = await db.prisma.category.findMany({
+      orderBy: { position: 'asc' },
+      include: { _count: { select: { products: true } } },
+    });
+    expect(categories.map((c) => c.slug)).toEqual([
+      'steam',
+      'playstation',
+      'xbox',
+      'app-store',
+      'google-play',
+      'league-of-legends',
+      'netflix',
+      'spotify',
+      'valorant',
+    ]);
+    for (const category of categories) {
+      expect(category._count.products, category.slug).toBeGreaterThan(3);
+      expect(category.svgPath).toBe(`/static/icons/${category.slug}.svg`);
+    }
+  });
+
+  it('seeds once even when two processes start at the same time', async () => {
+    const other = await createTestDatabase();
+    try {
+      const results = await Promise.all([seedDemo(other.prisma, { cipher }), seedDemo(other.prisma, { cipher })]);
+      expect(results.sort()).toEqual([false, true]);
+      expect(await other.prisma.category.count()).toBe(CATEGORIES.length);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('points every cover, icon and flag at a file the API serves', async () => {
+    const [products, categories, countries] = await Promise.all([
+      db.prisma.product.findMany({ where: { coverPath: { not: null } }, distinct: ['coverPath'] }),
+      db.prisma.category.findMany(),
+      db.prisma.country.findMany(),
+    ]);
+    const paths = [
+      ...products.map((p) => p.coverPath),
+      ...categories.map((c) => c.svgPath),
+      ...countries.map((c) => c.icon),
+    ];
+    for (const urlPath of paths) {
+      expect(urlPath).toMatch(/^\/static\//);
+      expect(existsSync(path.join(assetsDir, (urlPath as string).slice('/static/'.length))), urlPath ?? '').toBe(true);
+    }
+    expect(countries.find((c) => c.code === 'EU')?.name).toBeNull();
+  });
+
+  it('makes some discounted, some new, some sold out and some without a cover', async () => {
+    const products = await db.prisma.product.findMany();
+    const weekAgo = Date.now() - 8 * 86_400_000;
+    expect(products.some((p) => p.oldPriceMinor !== null && p.oldPriceMinor > p.priceMinor)).toBe(true);
+    expect(products.some((p) => p.createdAt.getTime() > weekAgo)).toBe(true);
+    expect(products.some((p) => p.stockCount === 0)).toBe(true);
+    expect(products.some((p) => p.stockCount > 0)).toBe(true);
+    expect(products.some((p) => p.coverPath === null)).toBe(true);
+  });
+
+  it('stores codes encrypted, readable with the key, and counts them into stock', async () => {
+    const codes = await db.prisma.productCode.findMany({ include: { product: { include: { category: true } } } });
+    expect(codes.length).toBeGreaterThan(200);
+    for (const code of codes) {
+      const plain = cipher.decrypt(code.ciphertext);
+      expect(plain).toMatch(/^[A-Z0-9-]+$/);
+      expect(cipher.digest(plain)).toBe(code.codeDigest);
+      if (code.product.category.slug === 'app-store') expect(plain).toMatch(/^X[A-Z0-9]{15}$/);
+    }
+    const products = await db.prisma.product.findMany({ include: { _count: { select: { codes: true } } } });
+    for (const product of products) expect(product.stockCount, product.name).toBe(product._count.codes);
+  });
+
+  it('refuses a duplicate code through its digest', async () => {
+    const existing = await db.prisma.productCode.findFirstOrThrow();
+    await expect(
+      db.prisma.productCode.create({
+        data: { productId: existing.productId, ciphertext: existing.ciphertext, codeDigest: existing.codeDigest },
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('finds Steam for the typo "stem" through pg_trgm', async () => {
+    const rows = await db.prisma.$queryRaw<Array<{ name: string }>>`
+      SELECT name FROM products WHERE 'stem' <% name ORDER BY word_similarity('stem', name) DESC LIMIT 5`;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.name.startsWith('Steam'))).toBe(true);
+  });
+});
+
+describe('priceFor', () => {
+  it('prices in BRL centavos, ending in ,90, above the converted face value', () => {
+    expect(priceFor(100, 'BRL')).toBe(10_590);
+    expect(priceFor(10, 'USD') % 100).toBe(90);
+    expect(priceFor(10, 'USD')).toBeGreaterThan(5_600);
+    expect(() => priceFor(1, 'XXX')).toThrow();
+  });
+});
+
+describe('generateCatalogue', () => {
+  it('tops the catalogue up to the asked size, over every platform', async () => {
+    const total = await generateCatalogue(db.prisma, { products: 2_000 });
+    expect(total).toBe(2_000);
+    expect(await generateCatalogue(db.prisma, { products: 1_000 })).toBe(2_000);
+    const [row] = await db.prisma.$queryRaw<Array<{ categories: number; discounted: number }>>`
+      SELECT COUNT(DISTINCT category_id)::int AS categories,
+             COUNT(*) FILTER (WHERE old_price_minor IS NOT NULL)::int AS discounted FROM products`;
+    expect(row?.categories).toBe(9);
+    expect(row?.discounted).toBeGreaterThan(100);
+  });
+});
