@@ -1,0 +1,21 @@
+import { useTranslation } from 'react-i18next';
+import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router-dom';
+import { EmptyState } from '../components/ui/empty-state.tsx';
+import { NotFoundView } from '../components/ui/not-found-view.tsx';
+import { isNotFound } from '../lib/api-client.ts';
+import styles from './route-error.module.css';
+
+/** A page that failed to load: a missing product or category is the 404 page, the rest can retry. */
+export function RouteError() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  if (isNotFound(error) || (isRouteErrorResponse(error) && error.status === 404)) return <NotFoundView />;
+  return (
+    <EmptyState title={t('errors.generic')} text={t('errors.genericText')}>
+      <button type="button" className={styles.retry} onClick={() => revalidator.revalidate()}>
+        {t('errors.tryAgain')}
+      </button>
+    </EmptyState>
+  );
+}

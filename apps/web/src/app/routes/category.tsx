@@ -1,0 +1,63 @@
+import { SlugParamsSchema, STORE_CURRENCY } from '@store/contract';
+import { data, type LoaderFunctionArgs, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { categoriesQueryOptions, useCategories } from '../../features/catalogue/api/get-categories.ts';
+import { categoryListingQueryOptions, useCategoryListing } from '../../features/catalogue/api/get-category-listing.ts';
+import { countriesQueryOptions } from '../../features/catalogue/api/get-countries.ts';
+import { parseListingFilters } from '../../features/catalogue/api/listing-filters.ts';
+import { ListingView } from '../../features/catalogue/components/listing-view.tsx';
+import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
+import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+
+function slugOf(params: { id?: string }): string {
+  const parsed = SlugParamsSchema.safeParse({ id: params.id ?? '' });
+  if (!parsed.success) throw data(null, { status: 404 });
+  return parsed.data.id;
+}
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const slug = slugOf(params);
+  const filters = parseListingFilters(new URL(request.url).searchParams);
+  void queryClient.prefetchQuery(countriesQueryOptions());
+  void queryClient.prefetchQuery(categoriesQueryOptions());
+  await queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters));
+  return null;
+}
+
+/** Category: title, found count, filters in the URL, grid and pages. */
+export function Component() {
+  const slug = slugOf(useParams());
+  const [filters, setFilters] = useListingFilters();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const listing = useCategoryListing(slug, filters);
+  const categories = useCategories();
+  useDocumentTitle(listing.data?.category.formatted_name);
+
+  if (!listing.data) {
+    if (listing.isError) throw listing.error;
+    return <ProductGridSkeleton />;
+  }
+  const { category, result, priceRange } = listing.data;
+  return (
+    <ListingView
+      title={category.name}
+      icon={category.svg_path ? <img src={category.svg_path} alt="" width={32} height={32} /> : undefined}
+      result={result}
+      priceRange={priceRange}
+      currency={result.products[0]?.currency ?? STORE_CURRENCY}
+      filters={filters}
+      onFiltersChange={setFilters}
+      categories={categories.data}
+      category={category.id}
+      onCategoryChange={(next) => {
+        const search = new URLSearchParams(searchParams);
+        search.delete('page');
+        const text = search.toString();
+        navigate(`/category/${next}${text ? `?${text}` : ''}`);
+      }}
+      busy={listing.isPlaceholderData}
+    />
+  );
+}

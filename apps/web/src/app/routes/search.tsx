@@ -1,0 +1,56 @@
+import { SEARCH_MAX, SearchParamsSchema, STORE_CURRENCY } from '@store/contract';
+import { useTranslation } from 'react-i18next';
+import { type LoaderFunctionArgs, redirect, useParams } from 'react-router-dom';
+import { SearchIcon } from '../../components/ui/icons.tsx';
+import { countriesQueryOptions } from '../../features/catalogue/api/get-countries.ts';
+import { parseListingFilters } from '../../features/catalogue/api/listing-filters.ts';
+import { ListingView } from '../../features/catalogue/components/listing-view.tsx';
+import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
+import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
+import { searchResultsQueryOptions, useSearchResults } from '../../features/search/api/get-search-results.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+
+/** The search text of the URL, cut to the search limit; null when blank. */
+function queryOf(params: { searchStr?: string }): string | null {
+  const parsed = SearchParamsSchema.safeParse({ query: (params.searchStr ?? '').slice(0, SEARCH_MAX) });
+  return parsed.success ? parsed.data.query : null;
+}
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const query = queryOf(params);
+  // SPEC.md section 2: an empty search goes home.
+  if (query === null) return redirect('/');
+  void queryClient.prefetchQuery(countriesQueryOptions());
+  await queryClient.ensureQueryData(
+    searchResultsQueryOptions(query, parseListingFilters(new URL(request.url).searchParams)),
+  );
+  return null;
+}
+
+/** Search results with the same filters as a category (no category filter: search spans them all). */
+export function Component() {
+  const { t } = useTranslation();
+  const query = queryOf(useParams()) ?? '';
+  const [filters, setFilters] = useListingFilters();
+  const results = useSearchResults(query, filters);
+  useDocumentTitle(t('search.resultsTitle', { query }));
+
+  if (!results.data) {
+    if (results.isError) throw results.error;
+    return <ProductGridSkeleton />;
+  }
+  const { result, priceRange } = results.data;
+  return (
+    <ListingView
+      title={t('search.resultsTitle', { query })}
+      icon={<SearchIcon size={26} />}
+      result={result}
+      priceRange={priceRange}
+      currency={result.products[0]?.currency ?? STORE_CURRENCY}
+      filters={filters}
+      onFiltersChange={setFilters}
+      busy={results.isPlaceholderData}
+    />
+  );
+}

@@ -1,0 +1,16 @@
+import type { ProductSummary } from '@store/contract';
+import { useCallback } from 'react';
+import { addToBasket } from '../basket-store.ts';
+import { useBasketUi } from '../basket-ui-context.ts';
+
+/** The Buy button: one more unit in the basket, then the notification. */
+export function useBuy() {
+  const { notifyAdded } = useBasketUi();
+  return useCallback(
+    (product: ProductSummary) => {
+      addToBasket(product);
+      notifyAdded(product);
+    },
+    [notifyAdded],
+  );
+}

@@ -1,0 +1,25 @@
+import { COUNTRY_LABEL_CUT } from '@store/contract';
+import { useTranslation } from 'react-i18next';
+import { regionName } from '../../../lib/format.ts';
+import { cut } from '../../../lib/text.ts';
+import { useLocale } from '../../../lib/use-locale.ts';
+
+/**
+ * A country's name in the interface language. Regions (a null name in the data, SPEC.md section 3)
+ * such as EU or GLOBAL have their own translations.
+ */
+export function useCountryName() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (code: string, fallback?: string | null) => {
+    const key = `region.${code}`;
+    const translated = t(key, { defaultValue: '' });
+    if (translated) return translated;
+    return regionName(code, locale) ?? fallback ?? code;
+  };
+}
+
+export function CountryLabel({ code, fallback, short }: { code: string; fallback?: string | null; short?: boolean }) {
+  const name = useCountryName()(code, fallback);
+  return <>{short ? cut(name, COUNTRY_LABEL_CUT) : name}</>;
+}

@@ -1,0 +1,35 @@
+import type { ProductSummary } from '@store/contract';
+import { useBuy } from '../../basket/hooks/use-buy.ts';
+import { ProductCard } from './product-card.tsx';
+import styles from './product-grid.module.css';
+
+/** Covers of the first row are above the fold: they load eagerly, the rest lazily. */
+const EAGER_COVERS = 4;
+
+export function ProductGrid({ products, busy = false }: { products: readonly ProductSummary[]; busy?: boolean }) {
+  const buy = useBuy();
+  return (
+    <ul className={`${styles.grid} ${busy ? styles.busy : ''}`} aria-busy={busy} data-testid="product-grid">
+      {products.map((product, index) => (
+        <li key={product.id}>
+          <ProductCard product={product} onBuy={buy} eager={index < EAGER_COVERS} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
+  return (
+    <ul className={styles.grid} aria-hidden="true">
+      {Array.from({ length: count }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+        <li key={index} className={styles.skeleton}>
+          <span className={styles.skeletonCover} />
+          <span className={styles.skeletonLine} />
+          <span className={styles.skeletonLineShort} />
+        </li>
+      ))}
+    </ul>
+  );
+}

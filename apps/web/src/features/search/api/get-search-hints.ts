@@ -1,0 +1,23 @@
+import { SearchHintsResponseSchema } from '@store/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet, segment } from '../../../lib/api-client.ts';
+
+export const getSearchHints = (query: string, signal?: AbortSignal) =>
+  apiGet(`/search/hints/${segment(query)}`, SearchHintsResponseSchema, { signal });
+
+export const searchHintsQueryOptions = (query: string) =>
+  queryOptions({
+    queryKey: ['search-hints', query],
+    queryFn: ({ signal }) => getSearchHints(query, signal),
+    staleTime: 5 * 60_000,
+  });
+
+/** Hints for the (already debounced) text; nothing is asked for blank text. */
+export const useSearchHints = (query: string) => {
+  const trimmed = query.trim();
+  return useQuery({
+    ...searchHintsQueryOptions(trimmed),
+    enabled: trimmed.length > 0,
+    placeholderData: keepPreviousData,
+  });
+};

@@ -1,0 +1,233 @@
+import { SEARCH_DEBOUNCE_MS, SEARCH_MAX } from '@store/contract';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { CloseIcon, SearchIcon } from '../../../components/ui/icons.tsx';
+import { cut } from '../../../lib/text.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useSearchHints } from '../api/get-search-hints.ts';
+import styles from './search-box.module.css';
+
+type Hint = { kind: 'name'; name: string } | { kind: 'article'; id: number; name: string; article: string };
+
+export const searchPath = (text: string) => `/search/${encodeURIComponent(text)}`;
+
+const SEARCH_ROUTE = /^\/search\/([^/]+)/;
+
+function queryOfPath(pathname: string): string {
+  const match = SEARCH_ROUTE.exec(pathname);
+  if (!match?.[1]) return '';
+  try {
+    return decodeURIComponent(match[1]).slice(0, SEARCH_MAX);
+  } catch {
+    return '';
+  }
+}
+
+interface SearchBoxProps {
+  autoFocus?: boolean;
+  /** Called after the box navigated somewhere (the mobile header closes its search row). */
+  onNavigated?: () => void;
+}
+
+/**
+ * SPEC.md section 2 "Search": 68 characters at most, hints after 400 ms of quiet, Enter searches, a
+ * clear button. A hint with an article opens the product; a hint by name searches for its text; an
+ * empty search goes home.
+ */
+export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const listId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [value, setValue] = useState(() => queryOfPath(pathname));
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const debounced = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
+  const hints = useSearchHints(open ? debounced : '');
+
+  useEffect(() => {
+    setValue(queryOfPath(pathname));
+    setOpen(false);
+  }, [pathname]);
+
+  const options = useMemo<Hint[]>(() => {
+    if (!hints.data || !debounced.trim()) return [];
+    return [
+      ...hints.data.hintsByName.map((hint) => ({ kind: 'name' as const, name: hint.name })),
+      ...hints.data.hintsByArt.map((hint) => ({ kind: 'article' as const, ...hint })),
+    ];
+  }, [hints.data, debounced]);
+
+  // A new list starts with nothing highlighted, whatever the pointer happens to rest on.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the hints change, not on every render
+  useEffect(() => {
+    setActive(-1);
+  }, [hints.data]);
+
+  const finish = (to: string) => {
+    setOpen(false);
+    setActive(-1);
+    inputRef.current?.blur();
+    navigate(to);
+    onNavigated?.();
+  };
+
+  const search = (text: string) => {
+    const trimmed = text.trim();
+    finish(trimmed ? searchPath(trimmed) : '/');
+  };
+
+  const choose = (hint: Hint) => {
+    if (hint.kind === 'article') {
+      finish(`/product/${hint.id}`);
+    } else {
+      setValue(hint.name.slice(0, SEARCH_MAX));
+      search(hint.name);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const hint = options[active];
+    // Hints still showing for older text must not swallow the Enter meant for the new text.
+    const fresh = value === debounced && !hints.isPlaceholderData;
+    if (open && hint && fresh) choose(hint);
+    else search(value);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (options.length === 0) return;
+      event.preventDefault();
+      setOpen(true);
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      // The caret cycles through the options and back to the text itself (-1).
+      setActive((current) => {
+        const next = current + step;
+        if (next >= options.length) return -1;
+        if (next < -1) return options.length - 1;
+        return next;
+      });
+    } else if (event.key === 'Escape') {
+      if (open) {
+        event.preventDefault();
+        setOpen(false);
+        setActive(-1);
+      }
+    }
+  };
+
+  const clear = () => {
+    setValue('');
+    setActive(-1);
+    setOpen(false);
+    inputRef.current?.focus();
+  };
+
+  const showList = open && debounced.trim().length > 0 && (options.length > 0 || hints.isSuccess);
+  const byName = options.filter((option) => option.kind === 'name');
+  const byArticle = options.filter((option) => option.kind === 'article');
+  const optionId = (index: number) => `${listId}-option-${index}`;
+
+  const renderOption = (hint: Hint) => {
+    const index = options.indexOf(hint);
+    return (
+      <div
+        key={hint.kind === 'article' ? `a${hint.id}` : `n${hint.name}`}
+        id={optionId(index)}
+        role="option"
+        tabIndex={-1}
+        aria-selected={index === active}
+        className={`${styles.option} ${index === active ? styles.active : ''}`}
+        onMouseDown={(event) => event.preventDefault()}
+        onMouseEnter={() => setActive(index)}
+        onClick={() => choose(hint)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') choose(hint);
+        }}
+      >
+        {hint.kind === 'article' ? (
+          <>
+            <span className={styles.article}>{t('search.article', { article: hint.article })}</span>{' '}
+            <span className={styles.optionText}>{cut(hint.name)}</span>
+          </>
+        ) : (
+          <>
+            <SearchIcon size={14} className={styles.optionIcon} />
+            <span className={styles.optionText}>{cut(hint.name)}</span>
+          </>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <search
+      className={styles.box}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <form className={styles.form} onSubmit={onSubmit}>
+        <SearchIcon size={18} className={styles.icon} />
+        <input
+          ref={inputRef}
+          className={styles.input}
+          type="search"
+          enterKeyHint="search"
+          autoComplete="off"
+          spellCheck={false}
+          // biome-ignore lint/a11y/noAutofocus: the mobile search row opens on request and wants the caret
+          autoFocus={autoFocus}
+          value={value}
+          maxLength={SEARCH_MAX}
+          placeholder={t('search.placeholder')}
+          aria-label={t('search.label')}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={showList}
+          aria-controls={listId}
+          aria-activedescendant={active >= 0 ? optionId(active) : undefined}
+          onFocus={() => setOpen(true)}
+          onChange={(event) => {
+            setValue(event.target.value.slice(0, SEARCH_MAX));
+            setOpen(true);
+            setActive(-1);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        {value && (
+          <button type="button" className={styles.clear} onClick={clear} aria-label={t('search.clear')}>
+            <CloseIcon size={16} />
+          </button>
+        )}
+        <button type="submit" className={styles.submit} aria-label={t('search.submit')}>
+          <SearchIcon size={18} />
+        </button>
+      </form>
+      <div className={styles.popover} hidden={!showList}>
+        <div id={listId} role="listbox" aria-label={t('search.hints')} className={styles.list}>
+          {byName.length > 0 && (
+            <div role="presentation" className={styles.group}>
+              {t('search.byName')}
+            </div>
+          )}
+          {byName.map(renderOption)}
+          {byArticle.length > 0 && (
+            <div role="presentation" className={styles.group}>
+              {t('search.byArticle')}
+            </div>
+          )}
+          {byArticle.map(renderOption)}
+          {options.length === 0 && (
+            <div role="presentation" className={styles.none}>
+              {t('search.noHints')}
+            </div>
+          )}
+        </div>
+      </div>
+    </search>
+  );
+}

@@ -1,0 +1,70 @@
+import { MessageErrorSchema, ValidationErrorSchema } from '@store/contract';
+import type { z } from 'zod';
+
+export const API_BASE = '/api';
+
+/** A non-2xx answer of the API, with the body in SPEC.md's error shapes when it has one. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** 422 only: field name to message keys. */
+  readonly fieldErrors: Record<string, string[]>;
+
+  constructor(status: number, message: string, fieldErrors: Record<string, string[]> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+export type QueryParams = Record<string, string | number | readonly string[] | undefined | null>;
+
+/** Builds `?a=1&b=x,y`, leaving out unset values, as the original client sent filters only when set. */
+export function toSearch(params: QueryParams = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) search.set(key, value.join(','));
+    } else {
+      search.set(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Encodes one path segment; search text may hold slashes, spaces and any script. */
+export const segment = (value: string | number) => encodeURIComponent(String(value));
+
+async function readError(response: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // A proxy's HTML error page: keep the status, use the status text.
+  }
+  const validation = ValidationErrorSchema.safeParse(body);
+  if (validation.success) return new ApiError(response.status, validation.data.message, validation.data.errors);
+  const message = MessageErrorSchema.safeParse(body);
+  return new ApiError(response.status, message.success ? message.data.message : response.statusText);
+}
+
+/**
+ * GETs `path` under /api and parses the answer with the contract schema, so a drift between server and
+ * client fails loudly at the boundary instead of as `undefined` deep in a component.
+ */
+export async function apiGet<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: { params?: QueryParams; signal?: AbortSignal } = {},
+): Promise<z.output<S>> {
+  const response = await fetch(`${API_BASE}${path}${toSearch(options.params)}`, {
+    headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    signal: options.signal ?? null,
+  });
+  if (!response.ok) throw await readError(response);
+  return schema.parse(await response.json());
+}

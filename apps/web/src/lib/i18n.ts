@@ -1,0 +1,81 @@
+import i18next, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+export const LANGUAGES = ['pt-BR', 'en', 'ru', 'hi'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** SPEC.md section 1: the product sets English at runtime; Portuguese is the catalogue default. */
+export const DEFAULT_LANGUAGE: Language = 'en';
+export const FALLBACK_LANGUAGE: Language = 'en';
+export const LANGUAGE_STORAGE_KEY = 'lang';
+
+/** Each catalogue is its own chunk: a visitor downloads only the language they read. */
+const catalogues: Record<Language, () => Promise<{ default: ResourceKey }>> = {
+  'pt-BR': () => import('../locales/pt-BR.json'),
+  en: () => import('../locales/en.json'),
+  ru: () => import('../locales/ru.json'),
+  hi: () => import('../locales/hi.json'),
+};
+
+export const isLanguage = (value: unknown): value is Language =>
+  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+const lazyCatalogues: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    if (!isLanguage(language)) {
+      callback(null, {});
+      return;
+    }
+    catalogues[language]().then(
+      (module) => callback(null, module.default),
+      (error: Error) => callback(error, false),
+    );
+  },
+};
+
+export function storedLanguage(): Language {
+  try {
+    const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    if (isLanguage(stored)) return stored;
+  } catch {
+    // Storage can be blocked (private mode, embedded frames): use the default.
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+function reflectLanguage(language: string) {
+  document.documentElement.lang = language;
+}
+
+/** Starts i18next with the stored language; resolves once its catalogue has arrived. */
+export async function initI18n(language: Language = storedLanguage()) {
+  i18next.on('languageChanged', reflectLanguage);
+  await i18next
+    .use(lazyCatalogues)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: FALLBACK_LANGUAGE,
+      supportedLngs: [...LANGUAGES],
+      load: 'currentOnly',
+      ns: ['translation'],
+      defaultNS: 'translation',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
+  reflectLanguage(i18next.language);
+  return i18next;
+}
+
+/** Switches the interface language and remembers the choice for the next visit. */
+export async function changeLanguage(language: Language) {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Not persisted, still switched for this visit.
+  }
+  await i18next.changeLanguage(language);
+}

@@ -1,0 +1,16 @@
+import { TEXT_CUT } from '@store/contract';
+
+/** Cuts text to `max` characters with an ellipsis (SPEC.md section 9). */
+export function cut(text: string, max: number = TEXT_CUT): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}…` : text;
+}
+
+/** Cover text "10 USD" is shown as a large "10" and a smaller "USD". */
+export function splitCoverText(text: string | null | undefined): { first: string; rest: string } | null {
+  const trimmed = text?.trim();
+  if (!trimmed) return null;
+  const space = trimmed.search(/\s/);
+  if (space === -1) return { first: trimmed, rest: '' };
+  return { first: trimmed.slice(0, space), rest: trimmed.slice(space).trim() };
+}

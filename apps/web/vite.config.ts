@@ -1,0 +1,82 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { BREAKPOINTS } from '@store/contract';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin as VitePlugin } from 'vite';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * CSS cannot import the contract, so media queries name a breakpoint (`@media (--navbar)`) and this
+ * PostCSS step writes in the number from BREAKPOINTS. One source for CSS and TypeScript.
+ */
+export const MEDIA = {
+  '--mobile': `(max-width: ${BREAKPOINTS.mobile}px)`,
+  '--navbar': `(max-width: ${BREAKPOINTS.navbar}px)`,
+  '--wide': `(min-width: ${BREAKPOINTS.outsideClick}px)`,
+  '--footer': `(max-width: ${BREAKPOINTS.footer}px)`,
+} as const;
+
+const breakpoints = {
+  postcssPlugin: 'store-breakpoints',
+  AtRule: {
+    media(rule: { params: string }) {
+      rule.params = rule.params.replace(/\((--[a-z]+)\)/g, (match, name: string) =>
+        name in MEDIA ? MEDIA[name as keyof typeof MEDIA] : match,
+      );
+    },
+  },
+};
+
+/**
+ * react-router's package points every bundler at its development build, warnings included. A
+ * production bundle takes the production build it ships beside it.
+ */
+function reactRouterProductionAliases() {
+  const routerDom = path.dirname(require.resolve('react-router-dom'));
+  const developmentIndex = require.resolve('react-router', { paths: [routerDom] });
+  const production = path.join(path.dirname(path.dirname(developmentIndex)), 'production');
+  return [
+    { find: /^react-router$/, replacement: path.join(production, 'index.mjs') },
+    { find: /^react-router\/dom$/, replacement: path.join(production, 'dom-export.mjs') },
+  ];
+}
+
+/**
+ * The contract package has no top-level effects, but says nothing: told so, the bundler keeps only the
+ * schemas and constants a chunk uses, so a chunk that needs a limit does not pull every schema.
+ */
+const contractWithoutSideEffects: VitePlugin = {
+  name: 'store-contract-side-effect-free',
+  transform(code, id) {
+    if (id.includes(`${path.sep}packages${path.sep}contract${path.sep}src${path.sep}`)) {
+      return { code, map: null, moduleSideEffects: false };
+    }
+    return undefined;
+  },
+};
+
+const api = { target: 'http://localhost:3000', changeOrigin: false };
+
+export default defineConfig(({ command }) => ({
+  plugins: [react() as VitePlugin[], contractWithoutSideEffects],
+  base: '/',
+  resolve: { alias: command === 'build' ? reactRouterProductionAliases() : [] },
+  css: {
+    postcss: { plugins: [breakpoints] },
+    modules: { localsConvention: 'camelCaseOnly' },
+  },
+  server: {
+    proxy: { '/api': api, '/static': api },
+  },
+  preview: {
+    proxy: { '/api': api, '/static': api },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    manifest: true,
+    target: 'es2022',
+    assetsInlineLimit: 2048,
+  },
+}));
