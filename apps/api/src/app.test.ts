@@ -120,6 +120,22 @@ describe('a standalone app', () => {
     }
   });
 
+  it('limits the API only, not the images and pages a page view loads', async () => {
+    const { app, close } = await standalone({ LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '0.005' });
+    try {
+      const assets: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        assets.push((await app.inject({ method: 'GET', url: '/static/covers/steam.svg' })).statusCode);
+      }
+      expect(assets).toEqual([200, 200, 200, 200, 200, 200]);
+      const api: number[] = [];
+      for (let i = 0; i < 4; i++) api.push((await app.inject({ method: 'GET', url: '/api/currencies' })).statusCode);
+      expect(api).toEqual([200, 200, 200, 429]);
+    } finally {
+      await close();
+    }
+  });
+
   it('hides an unexpected failure behind a 500 with the request id, and logs no secrets', async () => {
     const lines: string[] = [];
     const stream = new Writable({

@@ -10,6 +10,8 @@ import type { Redis } from 'ioredis';
 import type { Env } from '../env.ts';
 import { rateLimit } from './rate-limit-presets.ts';
 
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
 export interface ExternalPluginOptions {
   env: Env;
   redis?: Redis;
@@ -37,6 +39,9 @@ export default fp(async function external(app: FastifyInstance, { env, redis }: 
     ...rateLimit('read', env.RATE_LIMIT_SCALE),
     ...(redis ? { redis, nameSpace: 'store-rate-limit:' } : {}),
     skipOnError: true,
+    // Only the API is limited: a page view fetches dozens of fingerprinted scripts, styles and
+    // covers, which are cheap to serve and cached by the browser and any proxy in front.
+    allowList: (request) => !isApiPath(request.url),
     // The limit headers go on the 429 (with retry-after) only: nine headers on every catalogue read
     // cost more than they tell a browser.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
