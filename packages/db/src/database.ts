@@ -51,6 +51,10 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   if (options.databaseUrl) {
     if (options.migrate !== false) await migratePostgres(options.databaseUrl);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection that the server ends (a restart, a failover, a dropped test database)
+    // emits 'error' on the pool; unheard, that event would end the process. The pool drops the
+    // connection and the next query opens a new one, so there is nothing else to do here.
+    pool.on('error', () => {});
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       prisma,
