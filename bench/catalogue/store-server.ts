@@ -1,4 +1,4 @@
-import { createInProcessQueue, createJobHandlers, silentLogger } from '@store/core';
+import { createInProcessQueue, createJobHandlers, createOutboxMailer, silentLogger } from '@store/core';
 import { createDatabase } from '@store/db';
 import { buildApp } from '../../apps/api/src/app.ts';
 import { loadEnv } from '../../apps/api/src/env.ts';
@@ -20,7 +20,10 @@ const env = loadEnv({
   CATALOGUE_CACHE_MS: process.env.CATALOGUE_CACHE_MS ?? '',
 });
 const database = await createDatabase({ databaseUrl, migrate: false });
-const queue = createInProcessQueue(createJobHandlers({ db: database.prisma, logger: silentLogger }), silentLogger);
+const queue = createInProcessQueue(
+  createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createOutboxMailer(silentLogger) }),
+  silentLogger,
+);
 const app = await buildApp({ env, database, queue });
 await app.listen({ host: '127.0.0.1', port });
 process.send?.('ready');

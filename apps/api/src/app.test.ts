@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createInProcessQueue, createJobHandlers, silentLogger } from '@store/core';
+import { createInProcessQueue, createJobHandlers, createOutboxMailer, silentLogger } from '@store/core';
 import { createTestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/helper.ts';
@@ -85,7 +85,10 @@ describe('OpenAPI', () => {
 describe('a standalone app', () => {
   async function standalone(env: Record<string, string>, stream?: Writable) {
     const database = await createTestDatabase();
-    const queue = createInProcessQueue(createJobHandlers({ db: database.prisma, logger: silentLogger }), silentLogger);
+    const queue = createInProcessQueue(
+      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createOutboxMailer(silentLogger) }),
+      silentLogger,
+    );
     const app = await buildApp({
       env: loadEnv({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env }),
       database,

@@ -5,12 +5,17 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import { createSerializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Env } from './env.ts';
+import auth from './plugins/auth.ts';
 import errorHandler from './plugins/error-handler.ts';
 import external from './plugins/external.ts';
 import services from './plugins/services.ts';
 import web from './plugins/web.ts';
+import accountRoutes from './routes/account-routes.ts';
 import catalogueRoutes from './routes/catalogue-routes.ts';
+import devMailboxRoutes from './routes/dev-mailbox-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import profileRoutes from './routes/profile-routes.ts';
+import reviewRoutes from './routes/review-routes.ts';
 import searchRoutes from './routes/search-routes.ts';
 
 export interface AppDeps {
@@ -19,6 +24,8 @@ export interface AppDeps {
   queue: JobQueue;
   redis?: Redis;
   logger?: FastifyServerOptions['logger'];
+  /** Prefix of the rate-limit counters in Redis; tests give each run its own. */
+  rateLimitNamespace?: string;
 }
 
 /** Security headers of every JSON response: nothing in it may be framed, sniffed or run. */
@@ -44,10 +51,28 @@ export const REDACT_PATHS = [
   '*.codes',
   '*.card_number',
   '*.cvc',
+  '*.passwordHash',
 ];
 
+/** Emailed tokens travel in some paths (PATCH /password-reset/{token}): the log keeps the route only. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/[A-Za-z0-9_-]{43}(?=[/?#]|$)/g, '/[redacted]');
+}
+
 export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
-  return { level: env.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  return {
+    level: env.LOG_LEVEL,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
 }
 
 /**
@@ -76,7 +101,7 @@ function memoizedSerializerCompiler(): ReturnType<typeof createSerializerCompile
  * Builds the app without listening: tests call this and use `app.inject`. Plugins load in three
  * passes: external, then the app's own (dependencies, error handling), then routes.
  */
-export async function buildApp({ env, database, queue, redis, logger }: AppDeps) {
+export async function buildApp({ env, database, queue, redis, logger, rateLimitNamespace }: AppDeps) {
   const app = Fastify({
     logger: logger ?? loggerOptions(env),
     genReqId: () => randomUUID(),
@@ -96,12 +121,15 @@ export async function buildApp({ env, database, queue, redis, logger }: AppDeps)
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(memoizedSerializerCompiler());
 
-  await app.register(external, { env, redis });
+  await app.register(external, { env, redis, rateLimitNamespace });
 
   await app.register(services, { env, database, queue, redis });
   await app.register(errorHandler);
+  await app.register(auth);
 
   await app.register(healthRoutes);
+  // Emailed links for developers and browser tests; there is no mailbox to read in production.
+  if (env.NODE_ENV !== 'production') await app.register(devMailboxRoutes);
   await app.register(
     async (api) => {
       // JSON needs a fixed handful of security headers, not helmet's per-request CSP work.
@@ -113,6 +141,9 @@ export async function buildApp({ env, database, queue, redis, logger }: AppDeps)
       });
       await api.register(catalogueRoutes);
       await api.register(searchRoutes);
+      await api.register(accountRoutes);
+      await api.register(profileRoutes);
+      await api.register(reviewRoutes);
     },
     { prefix: '/api' },
   );

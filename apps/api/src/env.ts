@@ -19,6 +19,18 @@ const EnvSchema = z
     /** Redis for BullMQ and shared rate limits; when absent both run in this process. */
     REDIS_URL: z.url().optional(),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_JWT_SECRET),
+    /** Lifetime of a login session and of the bearer token tied to it. */
+    SESSION_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24 * 30),
+    /** Where customers open the store; emailed links point here. */
+    PUBLIC_URL: z.url().default('http://localhost:3000'),
+    /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: the dev outbox only. */
+    SMTP_URL: z.url().optional(),
+    MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
     CORS_ORIGINS: z
       .string()
       .default('')

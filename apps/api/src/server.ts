@@ -1,4 +1,11 @@
-import { createBullQueue, createInProcessQueue, createJobHandlers, type JobQueue } from '@store/core';
+import {
+  createBullQueue,
+  createInProcessQueue,
+  createJobHandlers,
+  createMailer,
+  type JobQueue,
+  startOutboxSweep,
+} from '@store/core';
 import { createCodeCipher, createDatabase, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';
 import { Redis } from 'ioredis';
@@ -26,9 +33,16 @@ async function main() {
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const queue: JobQueue = env.REDIS_URL
     ? createBullQueue({ redisUrl: env.REDIS_URL })
-    : createInProcessQueue(createJobHandlers({ db: database.prisma, logger }), logger);
+    : createInProcessQueue(createJobHandlers({ db: database.prisma, logger, mailer }), logger);
+  // With BullMQ the worker sweeps the outbox; when jobs run in this process, so does the sweep.
+  const sweeper = queue.kind === 'in-process' ? startOutboxSweep({ db: database.prisma, queue, logger }) : undefined;
+  if (queue.kind === 'in-process' && mailer.kind === 'outbox') {
+    if (env.NODE_ENV === 'production') logger.warn('SMTP_URL is not set: emails stay in the outbox, undelivered');
+    else logger.info(`SMTP_URL is not set: emails stay in the outbox, see http://localhost:${env.PORT}/dev/mailbox`);
+  }
 
   const app = await buildApp({ env, database, queue, redis, logger: loggerOptions(env) });
 
@@ -38,7 +52,9 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await sweeper?.stop();
     await queue.close();
+    await mailer.close();
     redis?.disconnect();
     await database.close();
     process.exit(0);

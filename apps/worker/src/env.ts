@@ -6,6 +6,11 @@ const EnvSchema = z.object({
   DATABASE_URL: z.url(),
   REDIS_URL: z.url(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: mail stays in the dev outbox. */
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
+  /** Where customers open the store; emailed links point here. */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,27 +1,17 @@
-import { createBullWorker, createJobHandlers } from '@store/core';
-import { createDatabase } from '@store/db';
 import pino from 'pino';
 import { loadEnv } from './env.ts';
+import { startWorker } from './worker.ts';
 
-/** The BullMQ process: runs core's job handlers against the shared database. */
+/** The BullMQ process: job handlers, mail delivery and the outbox sweep. */
 async function main() {
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, name: 'worker' });
-  // The API applies migrations; the worker waits for the schema rather than racing it.
-  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, migrate: false });
-  const worker = createBullWorker({
-    redisUrl: env.REDIS_URL,
-    handlers: createJobHandlers({ db: database.prisma, logger }),
-    logger,
-    concurrency: env.WORKER_CONCURRENCY,
-  });
-  await worker.waitUntilReady();
-  logger.info({ concurrency: env.WORKER_CONCURRENCY }, 'worker ready');
+  const worker = await startWorker({ env, logger });
+  logger.info({ concurrency: env.WORKER_CONCURRENCY, smtp: Boolean(env.SMTP_URL) }, 'worker ready');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await worker.close();
-    await database.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -33,6 +33,14 @@ export const ErrorKeys = {
   onlyLatinAndNumbers: 'validation.onlyLatinAndNumbers',
   invalidEmailFormat: 'validation.invalidEmailFormat',
   invalidCredentials: 'invalidCredentials',
+  emailTaken: 'validation.emailTaken',
+  passwordInvalid: 'validation.passwordInvalid',
+  passwordTooShort: 'validation.passwordTooShort',
+  passwordsDoNotMatch: 'validation.passwordsDoNotMatch',
+  wrongPassword: 'validation.wrongPassword',
+  tokenInvalid: 'validation.tokenInvalid',
+  sameEmail: 'validation.sameEmail',
+  reviewExists: 'validation.reviewExists',
 } as const;
 export type ErrorKey = (typeof ErrorKeys)[keyof typeof ErrorKeys];
 
@@ -52,6 +60,14 @@ export const ErrorTexts: Record<ErrorKey, string> = {
   'validation.onlyLatinAndNumbers': 'Only Latin letters and digits are allowed.',
   'validation.invalidEmailFormat': 'The email address is not valid.',
   invalidCredentials: 'Incorrect username or password.',
+  'validation.emailTaken': 'E-mail já existe',
+  'validation.passwordInvalid': 'Only letters and digits are allowed in the password.',
+  'validation.passwordTooShort': 'The password is too short.',
+  'validation.passwordsDoNotMatch': 'Passwords do not match.',
+  'validation.wrongPassword': 'The current password is not correct.',
+  'validation.tokenInvalid': 'This link is not valid or has expired.',
+  'validation.sameEmail': 'This is already your email address.',
+  'validation.reviewExists': 'You have already reviewed this product.',
 };
 
 export function isErrorKey(value: string): value is ErrorKey {

@@ -10,6 +10,13 @@ export const HealthJobSchema = z.object({
 });
 export type HealthJob = z.infer<typeof HealthJobSchema>;
 
-export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema]);
+/** Sends one row of `outbound_emails`; the row holds the address, template, language and data. */
+export const EmailSendJobSchema = z.object({
+  kind: z.literal('email.send'),
+  emailId: z.uuid(),
+});
+export type EmailSendJob = z.infer<typeof EmailSendJobSchema>;
+
+export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema, EmailSendJobSchema]);
 export type Job = z.infer<typeof JobSchema>;
 export type JobKind = Job['kind'];

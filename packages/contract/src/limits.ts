@@ -7,6 +7,8 @@ export const NAME_MIN = 4;
 export const NAME_MAX = 16;
 export const EMAIL_MAX = 128;
 export const PASSWORD_MAX = 32;
+/** New passwords: the strength bar's "too short" ends here, so the server refuses shorter ones. */
+export const PASSWORD_MIN = 8;
 /** The strength bar says "too short" for 1 to this many characters. */
 export const PASSWORD_WEAK_MAX = 7;
 export const PROMO_CODE_MIN = 3;
@@ -49,6 +51,8 @@ export const PAGE_MAX = 10_000;
 export const OFFSET_MAX = 100_000;
 
 export const REVIEW_PAGE_SIZE = 10;
+export const REVIEW_TEXT_MIN = 3;
+export const REVIEW_TEXT_MAX = 1_000;
 export const SIMILAR_PRODUCTS = 8;
 export const HINTS_PER_KIND = 8;
 

@@ -29,9 +29,12 @@ function keyForIssue(keyword: string, message: string, params: Record<string, un
   }
 }
 
+/** ValidationError's own default message: a service that words a message of its own keeps it. */
+const GENERIC_VALIDATION_MESSAGE = 'The given data was invalid.';
+
 export function validationBody(
   errors: Record<string, string[]>,
-  fallback = 'The given data was invalid.',
+  fallback = GENERIC_VALIDATION_MESSAGE,
 ): ValidationErrorBody {
   const [field, keys] = Object.entries(errors)[0] ?? [];
   const first = keys?.[0];
@@ -39,8 +42,8 @@ export function validationBody(
   return { message: field && text ? `${field}: ${text}` : fallback, errors };
 }
 
-function sendValidation(reply: FastifyReply, errors: Record<string, string[]>, message?: string) {
-  return reply.code(422).send(validationBody(errors, message));
+function sendValidation(reply: FastifyReply, errors: Record<string, string[]>) {
+  return reply.code(422).send(validationBody(errors));
 }
 
 /**
@@ -59,7 +62,10 @@ export default fp(async function errorHandler(app: FastifyInstance) {
       }
       return sendValidation(reply, errors);
     }
-    if (error instanceof ValidationError) return sendValidation(reply, error.errors, error.message);
+    if (error instanceof ValidationError) {
+      if (error.message === GENERIC_VALIDATION_MESSAGE) return sendValidation(reply, error.errors);
+      return reply.code(422).send({ message: error.message, errors: error.errors });
+    }
     if (error instanceof AppError) {
       return reply.code(STATUS_BY_KIND[error.kind]).send({ message: error.message });
     }

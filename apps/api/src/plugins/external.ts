@@ -15,10 +15,14 @@ const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || 
 export interface ExternalPluginOptions {
   env: Env;
   redis?: Redis;
+  rateLimitNamespace?: string;
 }
 
 /** Third-party plugins: security headers, CORS, rate limits and the OpenAPI document. */
-export default fp(async function external(app: FastifyInstance, { env, redis }: ExternalPluginOptions) {
+export default fp(async function external(
+  app: FastifyInstance,
+  { env, redis, rateLimitNamespace = 'store-rate-limit:' }: ExternalPluginOptions,
+) {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -37,7 +41,7 @@ export default fp(async function external(app: FastifyInstance, { env, redis }: 
   await app.register(rateLimitPlugin, {
     global: true,
     ...rateLimit('read', env.RATE_LIMIT_SCALE),
-    ...(redis ? { redis, nameSpace: 'store-rate-limit:' } : {}),
+    ...(redis ? { redis, nameSpace: rateLimitNamespace } : {}),
     skipOnError: true,
     // Only the API is limited: a page view fetches dozens of fingerprinted scripts, styles and
     // covers, which are cheap to serve and cached by the browser and any proxy in front.

@@ -1,4 +1,12 @@
-import { type CatalogueService, createCatalogueService, type JobQueue } from '@store/core';
+import {
+  type AccountService,
+  type CatalogueService,
+  createAccountService,
+  createCatalogueService,
+  createReviewService,
+  type JobQueue,
+  type ReviewService,
+} from '@store/core';
 import type { Database } from '@store/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,6 +16,8 @@ import { type RateLimitName, type RateLimitPreset, rateLimit } from './rate-limi
 
 export interface Services {
   catalogue: CatalogueService;
+  accounts: AccountService;
+  reviews: ReviewService;
 }
 
 declare module 'fastify' {
@@ -40,6 +50,14 @@ export default fp(async function services(
   app.decorate('redis', redis);
   app.decorate('services', {
     catalogue: createCatalogueService({ db: database.prisma, pageTtlMs: env.CATALOGUE_CACHE_MS }),
+    accounts: createAccountService({
+      db: database.prisma,
+      queue,
+      publicUrl: env.PUBLIC_URL,
+      sessionTtlHours: env.SESSION_TTL_HOURS,
+      logger: app.log,
+    }),
+    reviews: createReviewService({ db: database.prisma }),
   });
   app.decorate('rateLimitPreset', (name: RateLimitName) => rateLimit(name, env.RATE_LIMIT_SCALE));
 });

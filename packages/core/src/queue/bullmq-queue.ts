@@ -74,7 +74,8 @@ export function createBullWorker({ redisUrl, prefix = 'store', handlers, logger,
         logger.error({ jobId: job.id, name: job.name, issues: parsed.error.issues }, 'rejected malformed job');
         throw new UnrecoverableError('malformed job payload');
       }
-      return runJob(handlers, parsed.data);
+      // attemptsMade counts the runs that failed before this one.
+      return runJob(handlers, parsed.data, { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
     },
     { connection: createRedisConnection(redisUrl), prefix, concurrency },
   );

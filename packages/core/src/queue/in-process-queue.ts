@@ -15,25 +15,32 @@ export function createInProcessQueue(handlers: JobHandlers, logger: Logger): Job
   const seenIds = new Set<string>();
   let closed = false;
 
-  function schedule(
-    job: Job,
-    delayMs: number,
-    attempt: number,
-    resolve?: (value: unknown) => void,
-    reject?: (error: unknown) => void,
-  ) {
+  interface RunOptions {
+    maxAttempts: number;
+    jobId?: string;
+    resolve?: (value: unknown) => void;
+    reject?: (error: unknown) => void;
+  }
+
+  function schedule(job: Job, delayMs: number, attempt: number, settle: RunOptions) {
+    const { maxAttempts } = settle;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      const run = runJob(handlers, job).then(
-        (value) => resolve?.(value),
+      const run = runJob(handlers, job, { attempt, maxAttempts }).then(
+        (value) => {
+          if (settle.jobId) seenIds.delete(settle.jobId);
+          settle.resolve?.(value);
+        },
         (error: unknown) => {
-          if (attempt >= JOB_ATTEMPTS || closed) {
+          if (attempt >= maxAttempts || closed) {
             logger.error({ err: error, kind: job.kind, attempt }, 'job failed for good');
-            reject?.(error);
+            if (settle.jobId) seenIds.delete(settle.jobId);
+            settle.reject?.(error);
             return;
           }
           logger.warn({ err: error, kind: job.kind, attempt }, 'job failed, retrying');
-          schedule(job, backoffDelay(attempt), attempt + 1, resolve, reject);
+          // The same delays as BullMQ's exponential backoff: 1 s, 2 s, 4 s... after the 1st, 2nd, 3rd failure.
+          schedule(job, backoffDelay(attempt), attempt + 1, settle);
         },
       );
       running.add(run);
@@ -47,29 +54,30 @@ export function createInProcessQueue(handlers: JobHandlers, logger: Logger): Job
     async enqueue(job, options: EnqueueOptions = {}) {
       if (closed) throw new Error('queue is closed');
       const parsed = JobSchema.parse(job);
+      // An id is taken while its job waits, runs or retries, and freed once it is done for good (BullMQ
+      // frees it when the finished job is removed), so the outbox sweep can bring back an unsent email.
       if (options.jobId) {
         if (seenIds.has(options.jobId)) return;
         seenIds.add(options.jobId);
       }
-      schedule(parsed, options.delayMs ?? 0, 1);
+      schedule(parsed, options.delayMs ?? 0, 1, { maxAttempts: JOB_ATTEMPTS, jobId: options.jobId });
     },
     ping(timeoutMs = 5_000) {
       const job: Job = { kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() };
       return new Promise<HealthResult>((resolve, reject) => {
         const timeout = setTimeout(() => reject(new Error('health job timed out')), timeoutMs);
-        schedule(
-          job,
-          0,
-          JOB_ATTEMPTS,
-          (value) => {
+        // A ping is answered once, as BullMQ's (attempts: 1): a retry would only hide a failure.
+        schedule(job, 0, 1, {
+          maxAttempts: 1,
+          resolve: (value) => {
             clearTimeout(timeout);
             resolve(value as HealthResult);
           },
-          (error) => {
+          reject: (error) => {
             clearTimeout(timeout);
             reject(error);
           },
-        );
+        });
       });
     },
     async close() {

@@ -1,9 +1,19 @@
-import type { HealthJob, Job, JobKind } from '@store/contract';
+import type { EmailSendJob, HealthJob, Job, JobKind } from '@store/contract';
 import type { PrismaClient } from '@store/db';
+import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import type { Logger } from '../shared/logger.ts';
 
 export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
-export type JobHandlers = { [K in JobKind]: (job: JobOf<K>) => Promise<unknown> };
+
+/** Where a run stands in the queue's retry policy; handlers use it to tell the last attempt apart. */
+export interface JobContext {
+  /** 1 on the first run, 2 on the first retry... */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandlers = { [K in JobKind]: (job: JobOf<K>, context?: JobContext) => Promise<unknown> };
 
 export interface HealthResult {
   nonce: string;
@@ -14,21 +24,27 @@ export interface HealthResult {
 export interface JobHandlerDeps {
   db: PrismaClient;
   logger: Logger;
+  /** Delivers `email.send` jobs: SMTP in the full stack, the dev outbox in the embedded mode. */
+  mailer: Mailer;
 }
 
 /** The handlers of every job kind; the in-process queue and the BullMQ worker both run these. */
-export function createJobHandlers({ db, logger }: JobHandlerDeps): JobHandlers {
+export function createJobHandlers({ db, logger, mailer }: JobHandlerDeps): JobHandlers {
+  const delivery = createEmailDelivery({ db, mailer, logger });
   return {
     async health(job: HealthJob): Promise<HealthResult> {
       await db.$queryRaw`SELECT 1`;
       logger.debug({ nonce: job.nonce }, 'health job handled');
       return { nonce: job.nonce, handledAt: new Date().toISOString(), database: 'ok' };
     },
+    'email.send'(job: EmailSendJob, context?: JobContext): Promise<DeliveryResult> {
+      return delivery.deliverEmail(job.emailId, context);
+    },
   };
 }
 
-export function runJob(handlers: JobHandlers, job: Job): Promise<unknown> {
+export function runJob(handlers: JobHandlers, job: Job, context?: JobContext): Promise<unknown> {
   // The union is closed by JobSchema, so the handler for `job.kind` accepts `job`.
-  const handler = handlers[job.kind] as (job: Job) => Promise<unknown>;
-  return handler(job);
+  const handler = handlers[job.kind] as (job: Job, context?: JobContext) => Promise<unknown>;
+  return handler(job, context);
 }

@@ -3,26 +3,33 @@ import { type Job, QUEUE_NAME } from '@store/contract';
 import { createTestDatabase } from '@store/db/testing';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOutboxMailer } from '../mail/mailer.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { createBullQueue, createBullWorker, createRedisConnection } from './bullmq-queue.ts';
 import { createInProcessQueue } from './in-process-queue.ts';
-import { createJobHandlers, type HealthResult, type JobHandlers } from './job-handlers.ts';
+import { createJobHandlers, type HealthResult, type JobContext, type JobHandlers } from './job-handlers.ts';
+import { backoffDelay, JOB_ATTEMPTS } from './job-queue.ts';
 
 const healthJob = (): Job => ({ kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() });
 
-/** Handlers that record what they ran and fail the first `failures` times. */
+/** Handlers that record what they ran (and when, with which context) and fail the first `failures` times. */
 function recordingHandlers(failures = 0) {
   const seen: string[] = [];
+  const runs: { at: number; context?: JobContext }[] = [];
   let calls = 0;
   const handlers: JobHandlers = {
-    async health(job) {
+    async health(job, context) {
       calls++;
+      runs.push({ at: Date.now(), context });
       if (calls <= failures) throw new Error(`planned failure ${calls}`);
       seen.push(job.nonce);
       return { nonce: job.nonce, handledAt: new Date().toISOString(), database: 'ok' } satisfies HealthResult;
     },
+    async 'email.send'() {
+      throw new Error('not used here');
+    },
   };
-  return { handlers, seen, calls: () => calls };
+  return { handlers, seen, runs, calls: () => calls };
 }
 
 async function eventually(check: () => boolean, timeoutMs = 10_000) {
@@ -37,7 +44,11 @@ describe('createJobHandlers', () => {
   it('the health handler reaches the database', async () => {
     const database = await createTestDatabase();
     try {
-      const handlers = createJobHandlers({ db: database.prisma, logger: silentLogger });
+      const handlers = createJobHandlers({
+        db: database.prisma,
+        logger: silentLogger,
+        mailer: createOutboxMailer(silentLogger),
+      });
       const job = healthJob();
       const result = (await handlers.health(job as Extract<Job, { kind: 'health' }>)) as HealthResult;
       expect(result).toMatchObject({ nonce: (job as { nonce: string }).nonce, database: 'ok' });
@@ -59,12 +70,19 @@ describe('in-process queue', () => {
     await queue.close();
   });
 
-  it('retries a failing job with backoff until it succeeds', async () => {
-    const recorder = recordingHandlers(1);
+  it('retries a failing job with the same backoff as BullMQ until it succeeds', async () => {
+    const recorder = recordingHandlers(2);
     const queue = createInProcessQueue(recorder.handlers, silentLogger);
     await queue.enqueue(healthJob());
-    await eventually(() => recorder.seen.length === 1, 5_000);
-    expect(recorder.calls()).toBe(2);
+    await eventually(() => recorder.seen.length === 1, 10_000);
+    expect(recorder.calls()).toBe(3);
+    const [first, second, third] = recorder.runs;
+    expect(first?.context).toEqual({ attempt: 1, maxAttempts: JOB_ATTEMPTS });
+    expect(third?.context).toEqual({ attempt: 3, maxAttempts: JOB_ATTEMPTS });
+    // 1 s after the first failure, 2 s after the second (BullMQ's exponential backoff from 1 s).
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(backoffDelay(1) - 20);
+    expect(third!.at - second!.at).toBeGreaterThanOrEqual(backoffDelay(2) - 20);
+    expect(backoffDelay(2)).toBe(2 * backoffDelay(1));
     await queue.close();
   });
 
@@ -76,6 +94,16 @@ describe('in-process queue', () => {
     await eventually(() => seen.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen).toHaveLength(1);
+    await queue.close();
+  });
+
+  it('frees a job id once its job is done, so a later enqueue runs again', async () => {
+    const { handlers, seen } = recordingHandlers();
+    const queue = createInProcessQueue(handlers, silentLogger);
+    await queue.enqueue(healthJob(), { jobId: 'again' });
+    await eventually(() => seen.length === 1);
+    await queue.enqueue(healthJob(), { jobId: 'again' });
+    await eventually(() => seen.length === 2);
     await queue.close();
   });
 

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { DevMailboxResponseSchema, type EmailTemplate, type Locale } from '@store/contract';
+import { recordEmail } from '@store/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../test/helper.ts';
+
+describe('dev mailbox', () => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  const ids: Record<string, string> = {};
+
+  async function record(key: string, to: string, template: EmailTemplate, locale: Locale, name: string, ageMs: number) {
+    const link =
+      template === 'password-reset'
+        ? `http://localhost:3000/password-reset/${key}-token`
+        : `http://localhost:3000/?accountToken=${key}-token`;
+    const id = await recordEmail(ctx.database.prisma, {
+      to,
+      template,
+      locale,
+      data: { name, link, expiresInMinutes: 60 },
+    });
+    await ctx.database.prisma.outboundEmail.update({
+      where: { id },
+      data: { createdAt: new Date(Date.now() - ageMs) },
+    });
+    ids[key] = id;
+  }
+
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    await record('activation', 'Ana@Example.com', 'account-activation', 'pt-BR', 'Ana', 3_000);
+    await record('reset', 'ana@example.com', 'password-reset', 'en', '<b>Ana</b>', 2_000);
+    await record('other', 'bob@example.com', 'account-activation', 'ru', 'Bob', 1_000);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('lists the newest messages as JSON with their rendered parts and links', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    const body = DevMailboxResponseSchema.parse(response.json());
+    expect(body.messages.map((message) => message.id)).toEqual([ids.other, ids.reset, ids.activation]);
+    const reset = body.messages[1]!;
+    expect(reset).toMatchObject({
+      to: 'ana@example.com',
+      template: 'password-reset',
+      locale: 'en',
+      subject: 'Reset your Gift Store password',
+      links: ['http://localhost:3000/password-reset/reset-token'],
+      status: 'PENDING',
+      attempts: 0,
+      sentAt: null,
+    });
+    expect(reset.text).toContain('http://localhost:3000/password-reset/reset-token');
+    expect(reset.html).toContain('&lt;b&gt;Ana&lt;/b&gt;');
+    expect(Date.parse(reset.createdAt)).not.toBeNaN();
+  });
+
+  it('filters by recipient address, ignoring case', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?to=ANA%40example.com' });
+    const body = DevMailboxResponseSchema.parse(response.json());
+    expect(body.messages.map((message) => message.id)).toEqual([ids.reset, ids.activation]);
+    expect(body.messages[1]?.links).toEqual(['http://localhost:3000/?accountToken=activation-token']);
+
+    const none = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?to=nobody%40example.com' });
+    expect(none.json()).toEqual({ messages: [] });
+  });
+
+  it('limits how many messages it returns', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?limit=1' });
+    expect(DevMailboxResponseSchema.parse(response.json()).messages.map((message) => message.id)).toEqual([ids.other]);
+  });
+
+  it('shows the messages as an HTML page', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.body).toContain('Reset your Gift Store password');
+    expect(response.body).toContain(`href="/dev/mailbox/${ids.reset}"`);
+    expect(response.body).toContain('bob@example.com');
+    // The page is not under the API's JSON headers (default-src 'none' would blank its styles).
+    expect(String(response.headers['content-security-policy'])).not.toContain("default-src 'none'");
+  });
+
+  it('shows one message with its HTML and text parts', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${ids.reset}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('&lt;b&gt;Ana&lt;/b&gt;');
+    expect(response.body).not.toContain('<b>Ana</b>');
+    expect(response.body).toContain('href="http://localhost:3000/password-reset/reset-token"');
+
+    const text = await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${ids.reset}?format=text` });
+    expect(text.headers['content-type']).toMatch(/text\/plain/);
+    expect(text.body).toContain('Hello, <b>Ana</b>!');
+
+    const html = await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${ids.activation}?format=html` });
+    expect(html.headers['content-type']).toMatch(/text\/html/);
+    expect(html.body).toContain('<html lang="pt-BR"');
+  });
+
+  it('lists a row that cannot be rendered instead of failing the whole page', async () => {
+    const { id } = await ctx.database.prisma.outboundEmail.create({
+      data: { toAddress: 'broken@example.com', template: 'no-such-template', locale: 'en', data: {} },
+    });
+    const json = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?to=broken%40example.com' });
+    expect(json.statusCode).toBe(200);
+    expect(json.json().messages).toMatchObject([{ id, subject: '(cannot be rendered)', links: [] }]);
+    expect((await ctx.app.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${id}` })).statusCode).toBe(200);
+    await ctx.database.prisma.outboundEmail.delete({ where: { id } });
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    for (const id of [randomUUID(), 'not-a-uuid']) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${id}` });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toHaveProperty('message');
+    }
+  });
+
+  it('shows a message as SENT once the queue has delivered it', async () => {
+    await ctx.app.queue.enqueue({ kind: 'email.send', emailId: ids.other! }, { jobId: ids.other });
+    let status = 'PENDING';
+    for (let tries = 0; tries < 100 && status !== 'SENT'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const body = DevMailboxResponseSchema.parse(
+        (await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?to=bob%40example.com' })).json(),
+      );
+      status = body.messages[0]?.status ?? 'missing';
+    }
+    expect(status).toBe('SENT');
+  });
+
+  it('is not rate-limited like the API (browser tests poll it)', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < 650; i++) {
+      statuses.add((await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?limit=1' })).statusCode);
+    }
+    expect([...statuses]).toEqual([200]);
+  });
+});
+
+describe('dev mailbox in production', () => {
+  it('is not registered', async () => {
+    const ctx = await buildTestApp({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-production-secret-of-at-least-thirty-two-characters',
+      CODE_ENCRYPTION_KEY: 'ab'.repeat(32),
+    });
+    try {
+      for (const url of ['/dev/mailbox', '/dev/mailbox.json', `/dev/mailbox/${randomUUID()}`]) {
+        const response = await ctx.app.inject({ method: 'GET', url });
+        expect(response.statusCode).toBe(404);
+        expect(response.body).not.toContain('Dev mailbox');
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+});

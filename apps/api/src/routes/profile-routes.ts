@@ -1,0 +1,120 @@
+import {
+  EmailUpdateRequestSchema,
+  LocaleUpdateRequestSchema,
+  MessageErrorSchema,
+  NameUpdateRequestSchema,
+  OkResponseSchema,
+  PasswordUpdateRequestSchema,
+  TokenBodySchema,
+  TokenParamsSchema,
+  UserResponseSchema,
+  ValidationErrorSchema,
+} from '@store/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+
+const errors = { 401: MessageErrorSchema, 422: ValidationErrorSchema, 429: MessageErrorSchema };
+
+/**
+ * SPEC.md section 7: profile changes of the signed-in customer. Email and password changes are two
+ * steps (section 4): a request that mails a link, then the confirmation with the link's token.
+ */
+export default async function profileRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { accounts } = app.services;
+  const tags = ['profile'];
+  const security = [{ bearer: [] }];
+  const onRequest = app.authenticate;
+  const write = { rateLimit: app.rateLimitPreset('write') };
+  const mailing = { rateLimit: app.rateLimitPreset('emailVerify') };
+
+  app.post(
+    '/profile/email-verify-request',
+    { onRequest, config: mailing, schema: { tags, security, response: { 200: OkResponseSchema, ...errors } } },
+    async (request) => {
+      await accounts.requestEmailVerification(request.user.userId);
+      return { ok: true as const, message: 'A confirmation link is on its way to your email.' };
+    },
+  );
+
+  app.post(
+    '/profile/email-verify',
+    {
+      onRequest,
+      config: mailing,
+      schema: { tags, security, body: TokenBodySchema, response: { 200: UserResponseSchema, ...errors } },
+    },
+    async (request) => ({ user: await accounts.verifyEmail(request.user.userId, request.body.token) }),
+  );
+
+  app.patch(
+    '/profile/email-update',
+    {
+      onRequest,
+      config: mailing,
+      schema: { tags, security, body: EmailUpdateRequestSchema, response: { 200: OkResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await accounts.requestEmailChange(request.user.userId, request.body.email);
+      return { ok: true as const, message: 'A confirmation link is on its way to the new address.' };
+    },
+  );
+
+  app.patch(
+    '/profile/email-update-confirmation/:token',
+    {
+      onRequest,
+      config: write,
+      schema: { tags, security, params: TokenParamsSchema, response: { 200: UserResponseSchema, ...errors } },
+    },
+    async (request) => ({ user: await accounts.confirmEmailChange(request.user.userId, request.params.token) }),
+  );
+
+  app.patch(
+    '/profile/password-update',
+    {
+      onRequest,
+      // It checks the current password: as guessable as a login.
+      config: { rateLimit: app.rateLimitPreset('login') },
+      schema: { tags, security, body: PasswordUpdateRequestSchema, response: { 200: OkResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const { password, newPassword } = request.body;
+      await accounts.requestPasswordChange(request.user.userId, { password, newPassword });
+      return { ok: true as const, message: 'A confirmation link is on its way to your email.' };
+    },
+  );
+
+  app.post(
+    '/profile/password-update-confirmation',
+    {
+      onRequest,
+      config: write,
+      schema: { tags, security, body: TokenBodySchema, response: { 200: OkResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await accounts.confirmPasswordChange(request.user, request.body.token);
+      return { ok: true as const, message: 'Your password has been changed. Other sessions were signed out.' };
+    },
+  );
+
+  app.patch(
+    '/profile/name-update',
+    {
+      onRequest,
+      config: write,
+      schema: { tags, security, body: NameUpdateRequestSchema, response: { 200: UserResponseSchema, ...errors } },
+    },
+    async (request) => ({ user: await accounts.updateName(request.user.userId, request.body.name) }),
+  );
+
+  app.patch(
+    '/profile/locale',
+    {
+      onRequest,
+      config: write,
+      schema: { tags, security, body: LocaleUpdateRequestSchema, response: { 200: UserResponseSchema, ...errors } },
+    },
+    async (request) => ({ user: await accounts.updateLocale(request.user.userId, request.body.locale) }),
+  );
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { ErrorKeys } from './errors.ts';
+import {
+  EMAIL_MAX,
+  NAME_MAX,
+  NAME_MIN,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  REVIEW_TEXT_MAX,
+  REVIEW_TEXT_MIN,
+} from './limits.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Field rules of SPEC.md section 5, one definition for the server's parsing and the client's forms.
+// Lengths are measured on trimmed text; every message is a key the client translates.
+
+/** Letters a password may hold: Latin, Cyrillic and Devanagari letters, and digits. */
+export const PASSWORD_PATTERN = /^[A-Za-z0-9\u0400-\u04FF\u0900-\u097F]+$/;
+export const NAME_PATTERN = /^[A-Za-z0-9]+$/;
+/** A practical address pattern: something@something.tld, no spaces, no second @. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+const requiredText = z.string({ error: ErrorKeys.requiredField }).trim().min(1, { error: ErrorKeys.requiredField });
+
+export const EmailSchema = requiredText
+  .max(EMAIL_MAX, { error: ErrorKeys.tooLong })
+  .regex(EMAIL_PATTERN, { error: ErrorKeys.invalidEmailFormat })
+  .transform((email) => email.toLowerCase());
+
+export const NameSchema = requiredText
+  .min(NAME_MIN, { error: ErrorKeys.nameTooShort })
+  .max(NAME_MAX, { error: ErrorKeys.nameTooLong })
+  .regex(NAME_PATTERN, { error: ErrorKeys.onlyLatinAndNumbers });
+
+/** The password a login sends: anything non-blank up to the maximum; the server does the rest. */
+export const LoginPasswordSchema = z
+  .string({ error: ErrorKeys.requiredField })
+  .min(1, { error: ErrorKeys.requiredField })
+  .max(PASSWORD_MAX, { error: ErrorKeys.tooLong })
+  .refine((value) => value.trim().length > 0, { error: ErrorKeys.requiredField });
+
+/** A new password: PASSWORD_MIN to PASSWORD_MAX letters of the allowed scripts and digits. */
+export const NewPasswordSchema = z
+  .string({ error: ErrorKeys.requiredField })
+  .min(1, { error: ErrorKeys.requiredField })
+  .max(PASSWORD_MAX, { error: ErrorKeys.tooLong })
+  .regex(PASSWORD_PATTERN, { error: ErrorKeys.passwordInvalid })
+  .min(PASSWORD_MIN, { error: ErrorKeys.passwordTooShort });
+
+/** Tokens from emailed links: 43 characters of base64url (32 random bytes). */
+export const EmailTokenSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? ErrorKeys.requiredField : ErrorKeys.tokenInvalid) })
+  .regex(/^[A-Za-z0-9_-]{43}$/, { error: ErrorKeys.tokenInvalid });
+
+// ---------------------------------------------------------------------------------------------
+// Requests. Field names are SPEC.md section 7's.
+
+export const LoginRequestSchema = z.object({ email: EmailSchema, password: LoginPasswordSchema });
+export type LoginRequest = z.input<typeof LoginRequestSchema>;
+
+export const RegisterRequestSchema = z
+  .object({
+    name: NameSchema,
+    email: EmailSchema,
+    password: NewPasswordSchema,
+    password_confirmation: z.string({ error: ErrorKeys.requiredField }).max(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+    /** The customer's interface language; the emails are written in it. */
+    locale: z.enum(['pt-BR', 'en', 'ru', 'hi']).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.password !== body.password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: ErrorKeys.passwordsDoNotMatch });
+    }
+  });
+export type RegisterRequest = z.input<typeof RegisterRequestSchema>;
+
+export const PasswordResetRequestSchema = z.object({ email: EmailSchema });
+export type PasswordResetRequest = z.input<typeof PasswordResetRequestSchema>;
+
+export const PasswordResetConfirmSchema = z
+  .object({
+    password: NewPasswordSchema,
+    password_confirmation: z.string({ error: ErrorKeys.requiredField }).max(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.password !== body.password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: ErrorKeys.passwordsDoNotMatch });
+    }
+  });
+export type PasswordResetConfirm = z.input<typeof PasswordResetConfirmSchema>;
+
+export const TokenParamsSchema = z.object({ token: EmailTokenSchema });
+export const TokenBodySchema = z.object({ token: EmailTokenSchema });
+export type TokenBody = z.input<typeof TokenBodySchema>;
+
+export const EmailUpdateRequestSchema = z.object({ email: EmailSchema });
+export type EmailUpdateRequest = z.input<typeof EmailUpdateRequestSchema>;
+
+export const PasswordUpdateRequestSchema = z
+  .object({
+    /** The current password. */
+    password: LoginPasswordSchema,
+    newPassword: NewPasswordSchema,
+    new_password_confirmation: z
+      .string({ error: ErrorKeys.requiredField })
+      .max(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.newPassword !== body.new_password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['new_password_confirmation'], message: ErrorKeys.passwordsDoNotMatch });
+    }
+  });
+export type PasswordUpdateRequest = z.input<typeof PasswordUpdateRequestSchema>;
+
+export const NameUpdateRequestSchema = z.object({ name: NameSchema });
+export type NameUpdateRequest = z.input<typeof NameUpdateRequestSchema>;
+
+export const LocaleUpdateRequestSchema = z.object({ locale: z.enum(['pt-BR', 'en', 'ru', 'hi']) });
+
+/** A whole number sent as a JSON number or as a string of digits (a route parameter passed on). */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .union(
+      [z.number({ error: ErrorKeys.notANumber }), z.string().regex(/^\d{1,10}$/, { error: ErrorKeys.notANumber })],
+      {
+        error: (issue) => (issue.input === undefined ? ErrorKeys.requiredField : ErrorKeys.notANumber),
+      },
+    )
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int({ error: ErrorKeys.notANumber })
+        .min(min, { error: ErrorKeys.tooSmall })
+        .max(max, { error: ErrorKeys.tooLarge }),
+    );
+
+export const ReviewCreateRequestSchema = z.object({
+  productId: wholeNumber(1, 2_147_483_647),
+  rating: wholeNumber(1, 5),
+  text: requiredText
+    .min(REVIEW_TEXT_MIN, { error: ErrorKeys.tooShort })
+    .max(REVIEW_TEXT_MAX, { error: ErrorKeys.tooLong }),
+});
+export type ReviewCreateRequest = z.input<typeof ReviewCreateRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses.
+
+/** SPEC.md section 3's User, plus what the profile shows. Balance is in the store currency. */
+export const UserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  verified: z.boolean(),
+  activated: z.boolean(),
+  balance: z.number(),
+  balance_minor: z.number().int(),
+  locale: z.string(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** POST /login and POST /register. */
+export const AuthResponseSchema = z.object({ token: z.string(), user: UserSchema });
+export type AuthResponse = z.infer<typeof AuthResponseSchema>;
+
+/** GET /user and every call that changes the user. */
+export const UserResponseSchema = z.object({ user: UserSchema });
+export type UserResponse = z.infer<typeof UserResponseSchema>;
+
+export const BalanceResponseSchema = z.object({ balance: z.number(), balance_minor: z.number().int() });
+export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
+
+/** Calls whose answer is only that they worked (a mail was queued, a password was set). */
+export const OkResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
+export type OkResponse = z.infer<typeof OkResponseSchema>;

@@ -1,0 +1,317 @@
+import { ErrorKeys, type Locale, LocaleSchema, type User } from '@store/contract';
+import { type EmailTokenPurpose, Prisma, type PrismaClient, type User as UserRow } from '@store/db';
+import { recordEmail } from '../mail/outbox.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { type Logger, silentLogger } from '../shared/logger.ts';
+import {
+  consumeEmailToken,
+  expireEmailTokens,
+  invalidToken,
+  issueEmailToken,
+  TEMPLATE_BY_PURPOSE,
+} from './email-tokens.ts';
+import { hashPassword, verifyNothing, verifyPassword } from './password-hashing.ts';
+import { type AuthenticatedSession, checkSession, openSession, revokeSessions, type SessionMeta } from './sessions.ts';
+import { toUserView } from './user-view.ts';
+
+export interface AccountServiceDeps {
+  db: PrismaClient;
+  queue: JobQueue;
+  /** Where customers open the store; emailed links start with it. */
+  publicUrl: string;
+  sessionTtlHours: number;
+  clock?: () => Date;
+  logger?: Logger;
+}
+
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+  locale?: Locale;
+}
+
+/** A new session: the HTTP layer signs a bearer token naming it. */
+export interface SignedIn {
+  user: User;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+const INVALID_CREDENTIALS = 'Incorrect username or password.';
+
+const emailTaken = () => ValidationError.field('email', ErrorKeys.emailTaken, 'This email is already registered.');
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}
+
+/** What an email-change or verification token was issued for; anything else is not ours. */
+function payloadText(payload: Prisma.JsonValue | null, key: 'email' | 'passwordHash'): string {
+  if (payload && typeof payload === 'object' && !Array.isArray(payload)) {
+    const value = payload[key];
+    if (typeof value === 'string') return value;
+  }
+  throw invalidToken();
+}
+
+export function createAccountService({
+  db,
+  queue,
+  publicUrl,
+  sessionTtlHours,
+  clock = () => new Date(),
+  logger = silentLogger,
+}: AccountServiceDeps) {
+  const base = publicUrl.replace(/\/+$/, '');
+
+  const linkFor: Record<EmailTokenPurpose, (token: string) => string> = {
+    ACCOUNT_ACTIVATION: (token) => `${base}/?accountToken=${token}`,
+    EMAIL_VERIFY: (token) => `${base}/verify-email/${token}`,
+    PASSWORD_RESET: (token) => `${base}/password-reset/${token}`,
+    EMAIL_CHANGE: (token) => `${base}/?emailToken=${token}`,
+    PASSWORD_CHANGE: (token) => `${base}/?passwordToken=${token}`,
+  };
+
+  const sessionExpiry = (now: Date) => new Date(now.getTime() + sessionTtlHours * 3_600_000);
+
+  /**
+   * Issues a token and writes the email carrying it, in the caller's transaction: the two are
+   * stored together or not at all. Returns the outbox row's id, to enqueue after the commit.
+   */
+  async function mailToken(
+    tx: Prisma.TransactionClient,
+    user: UserRow,
+    purpose: EmailTokenPurpose,
+    now: Date,
+    options: { to?: string; payload?: Prisma.InputJsonValue } = {},
+  ): Promise<string> {
+    const { token, expiresInMinutes } = await issueEmailToken(tx, {
+      userId: user.id,
+      purpose,
+      payload: options.payload,
+      now,
+    });
+    const locale = LocaleSchema.safeParse(user.locale);
+    return recordEmail(tx, {
+      to: options.to ?? user.email,
+      template: TEMPLATE_BY_PURPOSE[purpose],
+      locale: locale.success ? locale.data : 'en',
+      data: { name: user.name, link: linkFor[purpose](token), expiresInMinutes },
+    });
+  }
+
+  /** After the commit. A job lost here is not a lost email: the outbox row stays PENDING. */
+  async function enqueueEmail(emailId: string) {
+    try {
+      await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId });
+    } catch (error) {
+      logger.warn({ err: error, emailId }, 'email job not enqueued; the outbox sweep sends it later');
+    }
+  }
+
+  async function requireUser(userId: string): Promise<UserRow> {
+    const user = await db.user.findUnique({ where: { id: userId } });
+    // A valid session of a deleted user cannot exist (sessions cascade), so this is a race: 401.
+    if (!user) throw new UnauthorizedError();
+    return user;
+  }
+
+  return {
+    /** SPEC.md section 7, POST /register: the account, a session, and the activation email. */
+    async register(input: RegisterInput, meta: SessionMeta): Promise<SignedIn> {
+      const email = input.email.toLowerCase();
+      if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+      const passwordHash = await hashPassword(input.password);
+      const now = clock();
+      const expiresAt = sessionExpiry(now);
+      try {
+        const { user, sessionId, emailId } = await db.$transaction(async (tx) => {
+          const user = await tx.user.create({
+            data: { email, name: input.name, passwordHash, locale: input.locale ?? 'en' },
+          });
+          const sessionId = await openSession(tx, user.id, meta, expiresAt);
+          const emailId = await mailToken(tx, user, 'ACCOUNT_ACTIVATION', now, { payload: { email } });
+          return { user, sessionId, emailId };
+        });
+        await enqueueEmail(emailId);
+        return { user: toUserView(user), sessionId, expiresAt };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailTaken();
+        throw error;
+      }
+    },
+
+    /** Unknown address and wrong password get the same answer after the same work. */
+    async login(input: { email: string; password: string }, meta: SessionMeta): Promise<SignedIn> {
+      const user = await db.user.findUnique({ where: { email: input.email.toLowerCase() } });
+      const valid = user
+        ? await verifyPassword(user.passwordHash, input.password)
+        : await verifyNothing(input.password);
+      if (!user || !valid) {
+        throw ValidationError.field('password', ErrorKeys.invalidCredentials, INVALID_CREDENTIALS);
+      }
+      const now = clock();
+      const expiresAt = sessionExpiry(now);
+      const sessionId = await openSession(db, user.id, meta, expiresAt);
+      return { user: toUserView(user), sessionId, expiresAt };
+    },
+
+    async logout(session: AuthenticatedSession): Promise<void> {
+      await db.session.updateMany({
+        where: { id: session.sessionId, userId: session.userId, revokedAt: null },
+        data: { revokedAt: clock() },
+      });
+    },
+
+    /** The check behind every authenticated request. */
+    authenticate(claims: { sessionId: string; userId: string }): Promise<AuthenticatedSession> {
+      return checkSession(db, claims, clock());
+    },
+
+    async getUser(userId: string): Promise<User> {
+      return toUserView(await requireUser(userId));
+    },
+
+    async getBalance(userId: string) {
+      const { balance, balance_minor } = toUserView(await requireUser(userId));
+      return { balance, balance_minor };
+    },
+
+    /**
+     * Sends a reset link when the address has an account, and does nothing otherwise. The caller
+     * answers the same either way: SPEC.md's "Email not found" would tell anyone which addresses
+     * have accounts here, so we deliberately do not keep it.
+     */
+    async requestPasswordReset(email: string): Promise<void> {
+      const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
+      if (!user) return;
+      const now = clock();
+      const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
+      await enqueueEmail(emailId);
+    },
+
+    /** Sets the password from a reset link and signs the account out everywhere. */
+    async resetPassword(token: string, password: string): Promise<void> {
+      const passwordHash = await hashPassword(password);
+      const now = clock();
+      await db.$transaction(async (tx) => {
+        const row = await consumeEmailToken(tx, { token, purpose: 'PASSWORD_RESET', now });
+        await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
+        await revokeSessions(tx, row.userId, now);
+        await expireEmailTokens(tx, row.userId, ['PASSWORD_RESET', 'PASSWORD_CHANGE'], now);
+      });
+    },
+
+    /** The emailed token is the credential here: the customer may open the link signed out. */
+    async activateAccount(token: string): Promise<User> {
+      const now = clock();
+      const user = await db.$transaction(async (tx) => {
+        const row = await consumeEmailToken(tx, { token, purpose: 'ACCOUNT_ACTIVATION', now });
+        const user = await tx.user.findUniqueOrThrow({ where: { id: row.userId } });
+        // A link sent to an address the account no longer has proves nothing about the current one.
+        if (payloadText(row.payload, 'email') !== user.email) throw invalidToken();
+        return tx.user.update({
+          where: { id: user.id },
+          data: { activatedAt: user.activatedAt ?? now, emailVerifiedAt: user.emailVerifiedAt ?? now },
+        });
+      });
+      return toUserView(user);
+    },
+
+    async requestEmailVerification(userId: string): Promise<void> {
+      const user = await requireUser(userId);
+      const now = clock();
+      const emailId = await db.$transaction((tx) =>
+        mailToken(tx, user, 'EMAIL_VERIFY', now, { payload: { email: user.email } }),
+      );
+      await enqueueEmail(emailId);
+    },
+
+    async verifyEmail(userId: string, token: string): Promise<User> {
+      const now = clock();
+      const user = await db.$transaction(async (tx) => {
+        const row = await consumeEmailToken(tx, { token, purpose: 'EMAIL_VERIFY', userId, now });
+        const user = await tx.user.findUniqueOrThrow({ where: { id: userId } });
+        if (payloadText(row.payload, 'email') !== user.email) throw invalidToken();
+        return tx.user.update({ where: { id: userId }, data: { emailVerifiedAt: user.emailVerifiedAt ?? now } });
+      });
+      return toUserView(user);
+    },
+
+    /** Step one of an email change: a link to the NEW address, which the token remembers. */
+    async requestEmailChange(userId: string, newEmail: string): Promise<void> {
+      const email = newEmail.toLowerCase();
+      const user = await requireUser(userId);
+      if (email === user.email) {
+        throw ValidationError.field('email', ErrorKeys.sameEmail, 'This is already your email address.');
+      }
+      if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+      const now = clock();
+      const emailId = await db.$transaction((tx) =>
+        mailToken(tx, user, 'EMAIL_CHANGE', now, { to: email, payload: { email } }),
+      );
+      await enqueueEmail(emailId);
+    },
+
+    /** Step two: the address is checked again, since someone may have taken it meanwhile. */
+    async confirmEmailChange(userId: string, token: string): Promise<User> {
+      const now = clock();
+      try {
+        const user = await db.$transaction(async (tx) => {
+          const row = await consumeEmailToken(tx, { token, purpose: 'EMAIL_CHANGE', userId, now });
+          const email = payloadText(row.payload, 'email');
+          const holder = await tx.user.findUnique({ where: { email }, select: { id: true } });
+          if (holder && holder.id !== userId) throw emailTaken();
+          // Opening the link proved the customer reads the new address.
+          return tx.user.update({ where: { id: userId }, data: { email, emailVerifiedAt: now } });
+        });
+        return toUserView(user);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailTaken();
+        throw error;
+      }
+    },
+
+    /**
+     * Step one of a password change: the current password must be right; the new one is hashed now
+     * and only its hash waits in the token until the emailed link confirms it.
+     */
+    async requestPasswordChange(userId: string, input: { password: string; newPassword: string }): Promise<void> {
+      const user = await requireUser(userId);
+      if (!(await verifyPassword(user.passwordHash, input.password))) {
+        throw ValidationError.field('password', ErrorKeys.wrongPassword, 'The current password is not correct.');
+      }
+      const passwordHash = await hashPassword(input.newPassword);
+      const now = clock();
+      const emailId = await db.$transaction((tx) =>
+        mailToken(tx, user, 'PASSWORD_CHANGE', now, { payload: { passwordHash } }),
+      );
+      await enqueueEmail(emailId);
+    },
+
+    /** Step two: applies the new password and signs out every other session of the account. */
+    async confirmPasswordChange(session: AuthenticatedSession, token: string): Promise<void> {
+      const now = clock();
+      await db.$transaction(async (tx) => {
+        const row = await consumeEmailToken(tx, { token, purpose: 'PASSWORD_CHANGE', userId: session.userId, now });
+        const passwordHash = payloadText(row.payload, 'passwordHash');
+        await tx.user.update({ where: { id: session.userId }, data: { passwordHash } });
+        await revokeSessions(tx, session.userId, now, { except: session.sessionId });
+      });
+    },
+
+    async updateName(userId: string, name: string): Promise<User> {
+      await requireUser(userId);
+      return toUserView(await db.user.update({ where: { id: userId }, data: { name } }));
+    },
+
+    async updateLocale(userId: string, locale: Locale): Promise<User> {
+      await requireUser(userId);
+      return toUserView(await db.user.update({ where: { id: userId }, data: { locale } }));
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

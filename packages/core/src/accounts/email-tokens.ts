@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { EMAIL_TOKEN_TTL_MINUTES, type EmailTemplate, ErrorKeys } from '@store/contract';
+import type { EmailTokenPurpose, Prisma } from '@store/db';
+import { ValidationError } from '../shared/errors.ts';
+
+/** Each purpose of a token and the email that carries it. */
+export const TEMPLATE_BY_PURPOSE = {
+  ACCOUNT_ACTIVATION: 'account-activation',
+  EMAIL_VERIFY: 'email-verify',
+  PASSWORD_RESET: 'password-reset',
+  EMAIL_CHANGE: 'email-change',
+  PASSWORD_CHANGE: 'password-change',
+} as const satisfies Record<EmailTokenPurpose, EmailTemplate>;
+
+/** 32 random bytes, base64url: 43 characters, the shape EmailTokenSchema accepts. */
+export function generateEmailToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Only this digest is stored: a database leak does not hand out working links. */
+export function hashEmailToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function emailTokenTtlMinutes(purpose: EmailTokenPurpose): number {
+  return EMAIL_TOKEN_TTL_MINUTES[TEMPLATE_BY_PURPOSE[purpose]];
+}
+
+export interface IssueEmailTokenInput {
+  userId: string;
+  purpose: EmailTokenPurpose;
+  payload?: Prisma.InputJsonValue;
+  now: Date;
+}
+
+/**
+ * Stores a new token and returns it in clear, for the email only. The user's older unused tokens of
+ * the same purpose stop working: only the latest link does what it says.
+ */
+export async function issueEmailToken(tx: Prisma.TransactionClient, input: IssueEmailTokenInput) {
+  const { userId, purpose, payload, now } = input;
+  await tx.emailToken.updateMany({
+    where: { userId, purpose, usedAt: null, expiresAt: { gt: now } },
+    data: { expiresAt: now },
+  });
+  const token = generateEmailToken();
+  const expiresInMinutes = emailTokenTtlMinutes(purpose);
+  await tx.emailToken.create({
+    data: {
+      userId,
+      purpose,
+      tokenHash: hashEmailToken(token),
+      payload,
+      expiresAt: new Date(now.getTime() + expiresInMinutes * 60_000),
+    },
+  });
+  return { token, expiresInMinutes };
+}
+
+/** Every pending token of these purposes stops working, e.g. after the password changed. */
+export async function expireEmailTokens(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  purposes: EmailTokenPurpose[],
+  now: Date,
+) {
+  await tx.emailToken.updateMany({
+    where: { userId, purpose: { in: purposes }, usedAt: null, expiresAt: { gt: now } },
+    data: { expiresAt: now },
+  });
+}
+
+export interface ConsumeEmailTokenInput {
+  token: string;
+  purpose: EmailTokenPurpose;
+  now: Date;
+  /** When set, a token of any other user is refused as if it did not exist. */
+  userId?: string;
+}
+
+export const invalidToken = () =>
+  ValidationError.field('token', ErrorKeys.tokenInvalid, 'This link is not valid or has expired.');
+
+/**
+ * Marks the token used and returns its row. The conditional update is the check: of two concurrent
+ * uses only one matches `used_at IS NULL`, the other finds nothing and gets the same 422 as an
+ * unknown, expired or foreign token. Run it in the transaction that applies the token, so a failure
+ * there leaves the token unused.
+ */
+export async function consumeEmailToken(tx: Prisma.TransactionClient, input: ConsumeEmailTokenInput) {
+  const tokenHash = hashEmailToken(input.token);
+  const { count } = await tx.emailToken.updateMany({
+    where: {
+      tokenHash,
+      purpose: input.purpose,
+      usedAt: null,
+      expiresAt: { gt: input.now },
+      ...(input.userId ? { userId: input.userId } : {}),
+    },
+    data: { usedAt: input.now },
+  });
+  if (count !== 1) throw invalidToken();
+  const row = await tx.emailToken.findUnique({ where: { tokenHash } });
+  if (!row) throw invalidToken();
+  return row;
+}

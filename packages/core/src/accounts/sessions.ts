@@ -1,0 +1,71 @@
+import type { Prisma, PrismaClient } from '@store/db';
+import { UnauthorizedError } from '../shared/errors.ts';
+
+/** Where a session was opened from; kept for the customer's own security overview. */
+export interface SessionMeta {
+  userAgent?: string;
+  ip?: string;
+}
+
+export interface AuthenticatedSession {
+  userId: string;
+  sessionId: string;
+}
+
+/** lastSeenAt is written at most this often, so a busy client does not write on every read. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function openSession(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  meta: SessionMeta,
+  expiresAt: Date,
+): Promise<string> {
+  const session = await tx.session.create({
+    data: { userId, userAgent: meta.userAgent?.slice(0, 512), ip: meta.ip?.slice(0, 64), expiresAt },
+    select: { id: true },
+  });
+  return session.id;
+}
+
+/**
+ * A signed bearer token is honoured only while its session row is neither revoked nor expired and
+ * belongs to the token's subject: logout and password changes take effect on the server at once.
+ */
+export async function checkSession(
+  db: PrismaClient,
+  claims: { sessionId: string; userId: string },
+  now: Date,
+): Promise<AuthenticatedSession> {
+  if (!UUID.test(claims.sessionId)) throw new UnauthorizedError();
+  const session = await db.session.findUnique({
+    where: { id: claims.sessionId },
+    select: { userId: true, expiresAt: true, revokedAt: true, lastSeenAt: true },
+  });
+  if (!session || session.userId !== claims.userId || session.revokedAt || session.expiresAt <= now) {
+    throw new UnauthorizedError();
+  }
+  if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+    await db.session.updateMany({
+      where: { id: claims.sessionId, lastSeenAt: session.lastSeenAt },
+      data: { lastSeenAt: now },
+    });
+  }
+  return { userId: session.userId, sessionId: claims.sessionId };
+}
+
+/** Revokes the user's live sessions, all of them or all but the one given. */
+export async function revokeSessions(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  now: Date,
+  options: { except?: string } = {},
+): Promise<number> {
+  const { count } = await tx.session.updateMany({
+    where: { userId, revokedAt: null, ...(options.except ? { id: { not: options.except } } : {}) },
+    data: { revokedAt: now },
+  });
+  return count;
+}

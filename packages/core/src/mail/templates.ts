@@ -1,0 +1,134 @@
+import { type EmailData, type EmailTemplate, LOCALES, type Locale } from '@store/contract';
+import { EMAIL_TEXTS, STORE_NAME } from './email-texts.ts';
+
+/** A message ready for a transport: the same content as HTML and as plain text. */
+export interface RenderedEmail {
+  locale: Locale;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** The language an email is written in: the customer's when we have it, by language alone next, else English. */
+export function resolveLocale(locale: string | null | undefined): Locale {
+  if (!locale) return 'en';
+  const exact = LOCALES.find((known) => known.toLowerCase() === locale.toLowerCase());
+  if (exact) return exact;
+  const language = locale.toLowerCase().split(/[-_]/)[0];
+  return LOCALES.find((known) => known.toLowerCase().split('-')[0] === language) ?? 'en';
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/** Fills `{placeholder}`s; a placeholder without a value is a bug in the texts, so it throws. */
+function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (_match, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`email text placeholder {${key}} has no value`);
+    return value;
+  });
+}
+
+/** 4320 minutes read as "3 days", 60 as "1 hour", 90 as "90 minutes", in the message's language. */
+export function formatDuration(minutes: number, locale: Locale): string {
+  const units = EMAIL_TEXTS[locale].common.units;
+  const [count, unit] =
+    minutes % 1_440 === 0
+      ? [minutes / 1_440, units.day]
+      : minutes % 60 === 0
+        ? [minutes / 60, units.hour]
+        : [minutes, units.minute];
+  const category = new Intl.PluralRules(locale).select(count);
+  return `${count} ${unit[category] ?? unit.other}`;
+}
+
+/** Only web links go into a button: a `javascript:` or `data:` URL in stored data must never be clickable. */
+function assertWebLink(link: string): void {
+  const protocol = new URL(link).protocol;
+  if (protocol !== 'https:' && protocol !== 'http:') throw new Error(`email link has protocol ${protocol}`);
+}
+
+/**
+ * Renders one of EMAIL_TEMPLATES in the customer's language. The HTML is a single column with inline
+ * styles (mail clients drop <style> blocks and external CSS); every value from outside is escaped.
+ */
+export function renderEmail(template: EmailTemplate, locale: string, data: EmailData): RenderedEmail {
+  assertWebLink(data.link);
+  const lang = resolveLocale(locale);
+  const { common, templates } = EMAIL_TEXTS[lang];
+  const texts = templates[template];
+  if (!texts) throw new Error(`unknown email template ${template}`);
+
+  const name = data.name.trim();
+  const values = { store: STORE_NAME, duration: formatDuration(data.expiresInMinutes, lang) };
+  const subject = fill(texts.subject, values);
+  const intro = fill(texts.intro, values);
+  const expiry = fill(common.expiry, values);
+  const signoff = fill(common.signoff, values);
+  const ignore = fill(common.ignore, values);
+
+  // The name is filled in last and separately, so braces in a customer's name are never read as placeholders.
+  const greeting = (encode: (value: string) => string) =>
+    name ? fill(common.greeting, { name: encode(name) }) : common.greetingNoName;
+  const plain = (value: string) => value;
+
+  const text = [
+    greeting(plain),
+    '',
+    intro,
+    '',
+    `${texts.button}:`,
+    data.link,
+    '',
+    expiry,
+    ignore,
+    '',
+    '-- ',
+    signoff,
+    common.footer,
+    '',
+  ].join('\n');
+
+  const e = escapeHtml;
+  const link = e(data.link);
+  const paragraph = 'margin:0 0 16px;font-size:16px;line-height:24px;color:#1f2937;';
+  const small = 'margin:0 0 12px;font-size:13px;line-height:20px;color:#6b7280;';
+  const html = `<!doctype html>
+<html lang="${e(lang)}" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px;">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px;">
+<tr><td>
+<p style="margin:0 0 24px;font-size:20px;font-weight:bold;color:#4f46e5;">${e(STORE_NAME)}</p>
+<p style="${paragraph}">${greeting(e)}</p>
+<p style="${paragraph}">${e(intro)}</p>
+<p style="margin:24px 0;text-align:center;"><a href="${link}" style="display:inline-block;padding:12px 24px;background:#4f46e5;color:#ffffff;text-decoration:none;border-radius:6px;font-size:16px;font-weight:bold;">${e(texts.button)}</a></p>
+<p style="${small}">${e(common.linkHint)}<br><a href="${link}" style="color:#4f46e5;word-break:break-all;">${link}</a></p>
+<p style="${paragraph}">${e(expiry)}</p>
+<p style="${paragraph}">${e(ignore)}</p>
+<p style="${paragraph}">${e(signoff)}</p>
+<p style="${small}">${e(common.footer)}</p>
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+  return { locale: lang, subject, html, text };
+}
+
+/** The http(s) links of a plain-text message, in order, each once. */
+export function extractLinks(text: string): string[] {
+  return [...new Set(text.match(/https?:\/\/[^\s<>"']+/g) ?? [])];
+}
