@@ -60,6 +60,8 @@ export default defineConfig({
       DATABASE_URL: '',
       REDIS_URL: '',
       LOG_LEVEL: 'warn',
+      // Emailed links (read from the development mailbox) point at the store under test.
+      PUBLIC_URL: baseURL,
       // Every test browses from one address; the per-address limit is sized for one shopper.
       RATE_LIMIT_SCALE: '20',
     },

@@ -78,5 +78,19 @@ export default defineConfig(({ command }) => ({
     manifest: true,
     target: 'es2022',
     assetsInlineLimit: 2048,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // What the entry imports statically loads on every visit anyway: one chunk for the libraries and
+          // one for the app's shared code, instead of a small chunk for each set of lazy screens that also
+          // uses a piece of it. src/app (router, layout) stays out: a group that takes it too swallows the
+          // entry chunk, and the manifest then has no entry.
+          groups: [
+            { name: 'vendor', tags: ['$initial'], test: /node_modules[\\/]/ },
+            { name: 'shell', tags: ['$initial'], test: /[\\/]src[\\/](lib|components|features)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
 }));

@@ -2,6 +2,7 @@ import { Outlet, useNavigation } from 'react-router-dom';
 import { Footer } from '../components/layout/footer.tsx';
 import { Header } from '../components/layout/header.tsx';
 import { Sidebar } from '../components/layout/sidebar.tsx';
+import { AccountHost } from '../features/auth/components/account-host.tsx';
 import { BasketUiProvider } from '../features/basket/components/basket-ui-provider.tsx';
 import styles from './layout.module.css';
 import { ScrollManager } from './scroll-manager.tsx';
@@ -27,6 +28,7 @@ export function AppLayout() {
         </main>
       </div>
       <Footer />
+      <AccountHost />
     </BasketUiProvider>
   );
 }

@@ -23,6 +23,10 @@ export const routes: RouteObject[] = [
         HydrateFallback: PageSkeleton,
         children: [
           { index: true, id: 'Index', lazy: () => import('./routes/home.tsx') },
+          // Overlays on home: the page is Index, and the account dialogs (loaded for these paths) add the form.
+          { path: 'password-reset/:token', id: 'PasswordReset', lazy: () => import('./routes/home.tsx') },
+          { path: 'verify-email/:hashToken', id: 'VerifyEmail', lazy: () => import('./routes/home.tsx') },
+          { path: 'profile', id: 'profile', handle: { private: true }, lazy: () => import('./routes/profile.tsx') },
           { path: 'noveltes', id: 'Novelties', lazy: () => import('./routes/novelties.tsx') },
           { path: 'discounts', id: 'Discounts', lazy: () => import('./routes/discounts.tsx') },
           { path: 'holiday', id: 'Holiday', lazy: () => import('./routes/holiday.tsx') },

@@ -1,5 +1,6 @@
 import { MessageErrorSchema, ValidationErrorSchema } from '@store/contract';
 import type { z } from 'zod';
+import { getToken } from './session-store.ts';
 
 export const API_BASE = '/api';
 
@@ -18,6 +19,17 @@ export class ApiError extends Error {
 }
 
 export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/** SPEC.md section 7: every call says it is XHR, and carries the bearer token when there is one. */
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const token = getToken();
+  return {
+    Accept: 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    ...extra,
+  };
+}
 
 export type QueryParams = Record<string, string | number | readonly string[] | undefined | null>;
 
@@ -62,9 +74,33 @@ export async function apiGet<S extends z.ZodType>(
   options: { params?: QueryParams; signal?: AbortSignal } = {},
 ): Promise<z.output<S>> {
   const response = await fetch(`${API_BASE}${path}${toSearch(options.params)}`, {
-    headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    headers: headers(),
     signal: options.signal ?? null,
   });
   if (!response.ok) throw await readError(response);
+  return schema.parse(await response.json());
+}
+
+/** POST, PATCH or DELETE with a JSON body; the answer is parsed with `schema`, or ignored without one. */
+export async function apiSend<S extends z.ZodType>(
+  method: 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body: unknown,
+  schema: S,
+): Promise<z.output<S>>;
+export async function apiSend(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<void>;
+export async function apiSend(
+  method: 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  schema?: z.ZodType,
+): Promise<unknown> {
+  const response = await fetch(`${API_BASE}${path}`, {
+    method,
+    headers: headers({ 'Content-Type': 'application/json' }),
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!response.ok) throw await readError(response);
+  if (!schema) return undefined;
   return schema.parse(await response.json());
 }

@@ -1,4 +1,4 @@
-import type { ProductSummary } from '@store/contract';
+import type { ProductSummary, User } from '@store/contract';
 
 export function productFixture(overrides: Partial<ProductSummary> = {}): ProductSummary {
   return {
@@ -21,4 +21,44 @@ export function productFixture(overrides: Partial<ProductSummary> = {}): Product
     created_at: '2026-11-01T10:00:00.000Z',
     ...overrides,
   };
+}
+
+export function userFixture(overrides: Partial<User> = {}): User {
+  return {
+    id: 'u1',
+    email: 'ana@example.com',
+    name: 'Ana2026',
+    verified: false,
+    activated: false,
+    balance: 0,
+    balance_minor: 0,
+    locale: 'en',
+    created_at: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+type Reply = { status?: number; body?: unknown };
+
+/**
+ * A fetch stand-in for calls that send data: `METHOD /path` to a reply (or a function of the request
+ * body); the calls are recorded with their bodies and headers.
+ */
+export function mockApi(routes: Record<string, Reply | ((body: unknown) => Reply)>) {
+  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
+  const fetchMock = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init.method ?? 'GET';
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, path: url.pathname, body, headers: (init.headers ?? {}) as Record<string, string> });
+    const route = routes[`${method} ${url.pathname}`];
+    const reply = typeof route === 'function' ? route(body) : route;
+    if (!reply) return new Response(JSON.stringify({ message: 'Not found' }), { status: 404 });
+    const status = reply.status ?? 200;
+    return new Response(status === 204 ? null : JSON.stringify(reply.body ?? {}), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return { fetchMock, calls };
 }

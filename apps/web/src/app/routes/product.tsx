@@ -11,6 +11,7 @@ import { Price } from '../../features/catalogue/components/price.tsx';
 import { ProductCover } from '../../features/catalogue/components/product-cover.tsx';
 import { ProductGrid } from '../../features/catalogue/components/product-grid.tsx';
 import { Reviews } from '../../features/catalogue/components/reviews.tsx';
+import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
 import { currencyName, formatNumber } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -154,7 +155,10 @@ export function Component() {
         <h2 id="reviews-title" className={styles.sectionTitle}>
           {t('product.reviews')}
         </h2>
-        <Reviews productId={item.id} />
+        <div className={styles.reviewsBody}>
+          <ReviewComposer productId={item.id} />
+          <Reviews productId={item.id} />
+        </div>
       </section>
 
       {similar.data && similar.data.products.length > 0 && (

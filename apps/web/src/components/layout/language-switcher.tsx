@@ -1,7 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { changeLanguage, isLanguage, LANGUAGES } from '../../lib/i18n.ts';
+import { changeLanguage, isLanguage, LANGUAGES, type Language } from '../../lib/i18n.ts';
+import { getToken } from '../../lib/session-store.ts';
 import { GlobeIcon } from '../ui/icons.tsx';
 import styles from './language-switcher.module.css';
+
+/** A signed-in customer's emails follow the interface language; the call loads only when needed. */
+function rememberForEmails(language: Language) {
+  if (!getToken()) return;
+  void import('../../features/profile/api/update-locale.ts')
+    .then(({ updateLocale }) => updateLocale({ locale: language }))
+    .catch(() => {
+      // The interface has switched; the emails keep the old language until the next switch.
+    });
+}
 
 /**
  * A native select: it is tiny, works with every screen reader and opens the phone's own picker, which
@@ -20,7 +31,9 @@ export function LanguageSwitcher() {
         data-testid="language-switcher"
         onChange={(event) => {
           const next = event.target.value;
-          if (isLanguage(next)) void changeLanguage(next);
+          if (!isLanguage(next)) return;
+          void changeLanguage(next);
+          rememberForEmails(next);
         }}
       >
         {LANGUAGES.map((language) => (

@@ -1,0 +1,80 @@
+import { STORE_CURRENCY } from '@store/contract';
+import { useTranslation } from 'react-i18next';
+import { Navigate, redirect, useNavigate } from 'react-router-dom';
+import { useUser } from '../../features/auth/api/get-user.ts';
+import { useLogout } from '../../features/auth/api/logout.ts';
+import { useSession } from '../../features/auth/hooks/use-session.ts';
+import { balanceQueryOptions, useBalance } from '../../features/profile/api/get-balance.ts';
+import { EmailForm } from '../../features/profile/components/email-form.tsx';
+import { NameForm } from '../../features/profile/components/name-form.tsx';
+import { PasswordForm } from '../../features/profile/components/password-form.tsx';
+import styles from '../../features/profile/components/profile.module.css';
+import { VerificationStatus } from '../../features/profile/components/verification-status.tsx';
+import { formatPrice } from '../../lib/format.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { getToken } from '../../lib/session-store.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useLocale } from '../../lib/use-locale.ts';
+
+/** SPEC.md section 6: the profile is private; without a session it is Index. */
+export function loader() {
+  if (!getToken()) throw redirect('/');
+  void queryClient.prefetchQuery(balanceQueryOptions());
+  return null;
+}
+
+export function Component() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const { token } = useSession();
+  const user = useUser();
+  const balance = useBalance();
+  const logout = useLogout();
+  useDocumentTitle(t('profile.title'));
+
+  if (!token) return <Navigate to="/" replace />;
+  if (!user.data) return <p className={styles.label}>{t('common.loading')}</p>;
+  const { name, email, verified, activated } = user.data;
+  const amount = balance.data?.balance ?? user.data.balance;
+
+  return (
+    <div className={styles.page} data-testid="profile-page">
+      <div className={styles.head}>
+        <h1 className={styles.title}>{t('profile.title')}</h1>
+        <button
+          type="button"
+          className={styles.button}
+          disabled={logout.isPending}
+          onClick={() => logout.mutate(undefined, { onSettled: () => navigate('/', { replace: true }) })}
+        >
+          {t('profile.logout')}
+        </button>
+      </div>
+      <div className={styles.grid}>
+        <section className={styles.card} aria-labelledby="profile-account">
+          <h2 id="profile-account" className={styles.cardTitle}>
+            {t('profile.account')}
+          </h2>
+          <NameForm name={name} />
+          <EmailForm email={email} />
+          <VerificationStatus verified={verified} activated={activated} />
+        </section>
+        <section className={styles.card} aria-labelledby="profile-balance">
+          <h2 id="profile-balance" className={styles.cardTitle}>
+            {t('profile.balance')}
+          </h2>
+          <p className={styles.balance} data-testid="profile-balance">
+            {formatPrice(amount, STORE_CURRENCY, locale)}
+          </p>
+        </section>
+        <section className={styles.card} aria-labelledby="profile-password">
+          <h2 id="profile-password" className={styles.cardTitle}>
+            {t('profile.passwordTitle')}
+          </h2>
+          <PasswordForm />
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { matchPath, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { getToken } from '../../../lib/session-store.ts';
+import { useAccountUi } from '../account-ui-store.ts';
+import { hasEmailLink, PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
+import { useSession } from '../hooks/use-session.ts';
+
+const AccountDialogs = lazy(() => import('./account-dialogs.tsx'));
+
+const refreshSession = () => import('../api/get-user.ts').then((module) => module.refreshSession());
+
+const isPrivate = (handle: unknown) =>
+  typeof handle === 'object' && handle !== null && 'private' in handle && handle.private === true;
+
+/**
+ * Part of the first page load, so it only decides when the account code is needed:
+ * - SPEC.md section 4: on load and on window focus a stored token is checked against GET /user, and a
+ *   session that is gone (here, after logout, or in another tab) leaves a private route for Index;
+ * - the dialogs chunk loads when a dialog is asked for, or an emailed link (a parameter on Index, or
+ *   one of the overlay paths on home) is open.
+ */
+export function AccountHost() {
+  const ui = useAccountUi();
+  const { pathname, search } = useLocation();
+  const { token } = useSession();
+  const matches = useMatches();
+  const navigate = useNavigate();
+  const onPrivateRoute = matches.some((match) => isPrivate(match.handle));
+  const wanted =
+    Boolean(ui.auth || ui.resetRequest || ui.notice) ||
+    (pathname === '/' && hasEmailLink(search)) ||
+    Boolean(matchPath(PASSWORD_RESET_PATH, pathname) || matchPath(VERIFY_EMAIL_PATH, pathname));
+  const [loaded, setLoaded] = useState(false);
+  if (wanted && !loaded) setLoaded(true);
+
+  useEffect(() => {
+    const check = () => {
+      if (getToken()) void refreshSession();
+    };
+    check();
+    window.addEventListener('focus', check);
+    return () => window.removeEventListener('focus', check);
+  }, []);
+
+  useEffect(() => {
+    if (onPrivateRoute && !token) navigate('/', { replace: true });
+  }, [onPrivateRoute, token, navigate]);
+
+  if (!loaded) return null;
+  return (
+    <Suspense fallback={null}>
+      <AccountDialogs />
+    </Suspense>
+  );
+}

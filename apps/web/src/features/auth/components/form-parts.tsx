@@ -1,0 +1,91 @@
+import { type ComponentProps, type ReactNode, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { passwordStrength } from '../password-strength.ts';
+import { EyeIcon, EyeOffIcon } from './eye-icons.tsx';
+import styles from './form.module.css';
+
+/** Messages are keys (the contract's and the server's); anything else is shown as the server wrote it. */
+export function useMessageText() {
+  const { t, i18n } = useTranslation();
+  return (message: string | undefined) => {
+    if (!message) return undefined;
+    return i18n.exists(message) ? t(message) : message;
+  };
+}
+
+interface FieldProps {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  children: (ids: { id: string; errorId: string; invalid: boolean }) => ReactNode;
+}
+
+/** A label, the control, and the first error under it (SPEC.md section 4). */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+      </label>
+      {children({ id, errorId, invalid: Boolean(error) })}
+      {hint}
+      {error && (
+        <p className={styles.error} id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A password input with a show/hide toggle; `strength` adds SPEC.md's strength bar under it. */
+export function PasswordInput({
+  value,
+  strength = false,
+  ...props
+}: ComponentProps<'input'> & { value: string; strength?: boolean }) {
+  const { t } = useTranslation();
+  const [visible, setVisible] = useState(false);
+  const grade = strength ? passwordStrength(value) : null;
+  return (
+    <>
+      <div className={styles.passwordWrap}>
+        <input {...props} type={visible ? 'text' : 'password'} className={styles.input} />
+        <button
+          type="button"
+          className={styles.toggle}
+          onClick={() => setVisible((shown) => !shown)}
+          aria-label={visible ? t('auth.hidePassword') : t('auth.showPassword')}
+          aria-pressed={visible}
+        >
+          {visible ? <EyeOffIcon /> : <EyeIcon />}
+        </button>
+      </div>
+      {grade && (
+        <div className={styles.strength} data-testid="password-strength">
+          <span className={styles.strengthBar}>
+            <span className={styles.strengthFill} data-strength={grade} />
+          </span>
+          <span>{t(`auth.strength.${grade}`)}</span>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The rate-limit and other form-wide messages: dismissible, announced when they appear. */
+export function FormBanner({ message, onDismiss }: { message: string | null; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return (
+    <div className={styles.banner} role="alert" data-testid="form-banner">
+      <span>{message}</span>
+      <button type="button" className={styles.bannerClose} onClick={onDismiss} aria-label={t('common.close')}>
+        <CloseIcon size={16} />
+      </button>
+    </div>
+  );
+}

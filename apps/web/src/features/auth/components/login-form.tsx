@@ -1,0 +1,76 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { EMAIL_MAX, ErrorKeys, LoginRequestSchema } from '@store/contract';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useLogin } from '../api/login.ts';
+import { useServerErrors } from '../hooks/use-server-errors.ts';
+import styles from './form.module.css';
+import { Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+
+const FIELDS = ['email', 'password'] as const;
+
+/** Tab 1 of the auth modal. */
+export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => void; onForgotPassword: () => void }) {
+  const { t } = useTranslation();
+  const message = useMessageText();
+  const login = useLogin();
+  const form = useForm({
+    resolver: zodResolver(LoginRequestSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
+  const password = useWatch({ control: form.control, name: 'password' });
+
+  const submit = form.handleSubmit(async (values) => {
+    dismissBanner();
+    try {
+      await login.mutateAsync(values);
+      onSuccess();
+    } catch (error) {
+      handleServerError(error);
+    }
+  });
+
+  // SPEC.md section 5 has its own words for an empty login password.
+  const passwordError =
+    errors.password?.message === ErrorKeys.requiredField ? t('auth.passwordEmpty') : message(errors.password?.message);
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label={t('auth.login')}>
+      <FormBanner message={banner} onDismiss={dismissBanner} />
+      <Field label={t('auth.email')} error={message(errors.email?.message)}>
+        {({ id, errorId, invalid }) => (
+          <input
+            id={id}
+            type="email"
+            autoComplete="email"
+            maxLength={EMAIL_MAX}
+            className={styles.input}
+            aria-invalid={invalid}
+            aria-describedby={invalid ? errorId : undefined}
+            {...form.register('email')}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.password')} error={passwordError}>
+        {({ id, errorId, invalid }) => (
+          <PasswordInput
+            id={id}
+            value={password}
+            autoComplete="current-password"
+            aria-invalid={invalid}
+            aria-describedby={invalid ? errorId : undefined}
+            {...form.register('password')}
+          />
+        )}
+      </Field>
+      <button type="button" className={styles.linkButton} onClick={onForgotPassword}>
+        {t('auth.forgotPassword')}
+      </button>
+      <button type="submit" className={styles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
+        {t('auth.loginSubmit')}
+      </button>
+    </form>
+  );
+}

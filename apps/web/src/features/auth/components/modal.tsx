@@ -1,0 +1,60 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { BREAKPOINTS } from '@store/contract';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CloseIcon } from '../../../components/ui/icons.tsx';
+import styles from './modal.module.css';
+
+const OUTSIDE_CLOSE_QUERY = `(min-width: ${BREAKPOINTS.outsideClick}px)`;
+
+interface ModalProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  /** Read to screen readers; shown only when `showDescription`. */
+  description: string;
+  showDescription?: boolean;
+  centered?: boolean;
+  testId?: string;
+  children?: ReactNode;
+}
+
+/**
+ * SPEC.md section 2's generic modal: close button, closes on an outside click only at 769 px and wider,
+ * locks the page scroll (Radix does) and keeps focus inside.
+ */
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  showDescription,
+  centered,
+  testId,
+  children,
+}: ModalProps) {
+  const { t } = useTranslation();
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content
+          className={`${styles.dialog} ${centered ? styles.centered : ''}`}
+          data-testid={testId}
+          onPointerDownOutside={(event) => {
+            if (!window.matchMedia(OUTSIDE_CLOSE_QUERY).matches) event.preventDefault();
+          }}
+        >
+          <Dialog.Title className={styles.title}>{title}</Dialog.Title>
+          <Dialog.Description className={showDescription ? styles.text : 'visually-hidden'}>
+            {description}
+          </Dialog.Description>
+          {children}
+          <Dialog.Close className={styles.close} aria-label={t('common.close')}>
+            <CloseIcon size={18} />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,94 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { EmailTokenSchema, PasswordResetConfirmSchema } from '@store/contract';
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { showNotice } from '../account-ui-store.ts';
+import { useResetPassword } from '../api/reset-password.ts';
+import { useServerErrors } from '../hooks/use-server-errors.ts';
+import styles from './form.module.css';
+import { Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+import { Modal } from './modal.tsx';
+
+const FIELDS = ['password', 'password_confirmation'] as const;
+
+/** /password-reset/{token}: a new password and its repeat, then the password-created modal. */
+export function PasswordResetDialog({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const message = useMessageText();
+  const reset = useResetPassword();
+  const tokenValid = EmailTokenSchema.safeParse(token).success;
+  const form = useForm({
+    resolver: zodResolver(PasswordResetConfirmSchema),
+    defaultValues: { password: '', password_confirmation: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
+  const [password, confirmation] = useWatch({ control: form.control, name: ['password', 'password_confirmation'] });
+
+  useEffect(() => {
+    if (!tokenValid) {
+      navigate('/', { replace: true });
+      showNotice('linkInvalid');
+    }
+  }, [tokenValid, navigate]);
+
+  const submit = form.handleSubmit(async (values) => {
+    dismissBanner();
+    try {
+      await reset.mutateAsync({ ...values, token });
+      navigate('/', { replace: true });
+      showNotice('passwordCreated');
+    } catch (error) {
+      handleServerError(error);
+    }
+  });
+
+  if (!tokenValid) return null;
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => {
+        if (!open) navigate('/', { replace: true });
+      }}
+      title={t('auth.newPassword.title')}
+      description={t('auth.newPassword.text')}
+      showDescription
+      testId="password-reset-modal"
+    >
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <FormBanner message={banner} onDismiss={dismissBanner} />
+        <Field label={t('auth.newPassword.password')} error={message(errors.password?.message)}>
+          {({ id, errorId, invalid }) => (
+            <PasswordInput
+              id={id}
+              value={password}
+              strength
+              autoComplete="new-password"
+              aria-invalid={invalid}
+              aria-describedby={invalid ? errorId : undefined}
+              {...form.register('password', { deps: ['password_confirmation'] })}
+            />
+          )}
+        </Field>
+        <Field label={t('auth.passwordRepeat')} error={message(errors.password_confirmation?.message)}>
+          {({ id, errorId, invalid }) => (
+            <PasswordInput
+              id={id}
+              value={confirmation}
+              autoComplete="new-password"
+              aria-invalid={invalid}
+              aria-describedby={invalid ? errorId : undefined}
+              {...form.register('password_confirmation')}
+            />
+          )}
+        </Field>
+        <button type="submit" className={styles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
+          {t('auth.newPassword.submit')}
+        </button>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,124 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { EMAIL_MAX, NAME_MAX, RegisterRequestSchema } from '@store/contract';
+import { useForm, useWatch } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { isLanguage } from '../../../lib/i18n.ts';
+import { useRegister } from '../api/register.ts';
+import { useServerErrors } from '../hooks/use-server-errors.ts';
+import styles from './form.module.css';
+import { Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+
+/** The payload's rules from the contract, plus the agreement the form alone asks for. */
+const RegisterFormSchema = RegisterRequestSchema.safeExtend({
+  agreement: z.boolean().refine((value) => value, { error: 'auth.agreementRequired' }),
+});
+
+const FIELDS = ['name', 'email', 'password', 'password_confirmation', 'agreement'] as const;
+
+/** Tab 2 of the auth modal. */
+export function RegisterForm({ onSuccess, onOpenLink }: { onSuccess: () => void; onOpenLink: () => void }) {
+  const { t, i18n } = useTranslation();
+  const message = useMessageText();
+  const register = useRegister();
+  const form = useForm({
+    resolver: zodResolver(RegisterFormSchema),
+    defaultValues: { name: '', email: '', password: '', password_confirmation: '', agreement: false },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
+  const [password, confirmation] = useWatch({ control: form.control, name: ['password', 'password_confirmation'] });
+
+  const submit = form.handleSubmit(async ({ agreement: _agreement, ...values }) => {
+    dismissBanner();
+    const language = i18n.resolvedLanguage ?? i18n.language;
+    try {
+      await register.mutateAsync({ ...values, ...(isLanguage(language) ? { locale: language } : {}) });
+      onSuccess();
+    } catch (error) {
+      handleServerError(error);
+    }
+  });
+
+  const described = (invalid: boolean, errorId: string) => ({
+    'aria-invalid': invalid,
+    'aria-describedby': invalid ? errorId : undefined,
+  });
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label={t('auth.register')}>
+      <FormBanner message={banner} onDismiss={dismissBanner} />
+      <Field label={t('auth.name')} error={message(errors.name?.message)}>
+        {({ id, errorId, invalid }) => (
+          <input
+            id={id}
+            autoComplete="username"
+            maxLength={NAME_MAX * 2}
+            className={styles.input}
+            {...described(invalid, errorId)}
+            {...form.register('name')}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.email')} error={message(errors.email?.message)}>
+        {({ id, errorId, invalid }) => (
+          <input
+            id={id}
+            type="email"
+            autoComplete="email"
+            maxLength={EMAIL_MAX}
+            className={styles.input}
+            {...described(invalid, errorId)}
+            {...form.register('email')}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.password')} error={message(errors.password?.message)}>
+        {({ id, errorId, invalid }) => (
+          <PasswordInput
+            id={id}
+            value={password}
+            strength
+            autoComplete="new-password"
+            {...described(invalid, errorId)}
+            {...form.register('password', { deps: ['password_confirmation'] })}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.passwordRepeat')} error={message(errors.password_confirmation?.message)}>
+        {({ id, errorId, invalid }) => (
+          <PasswordInput
+            id={id}
+            value={confirmation}
+            autoComplete="new-password"
+            {...described(invalid, errorId)}
+            {...form.register('password_confirmation')}
+          />
+        )}
+      </Field>
+      <div>
+        <label className={styles.checkbox}>
+          <input type="checkbox" aria-invalid={Boolean(errors.agreement)} {...form.register('agreement')} />
+          <span>
+            <Trans
+              i18nKey="auth.agreement"
+              components={{
+                privacy: <Link to="/privacy" onClick={onOpenLink} />,
+                offer: <Link to="/contract-offer" onClick={onOpenLink} />,
+              }}
+            />
+          </span>
+        </label>
+        {errors.agreement && (
+          <p className={styles.error} role="alert">
+            {message(errors.agreement.message)}
+          </p>
+        )}
+      </div>
+      <button type="submit" className={styles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
+        {t('auth.registerSubmit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { EMAIL_MAX, PasswordResetRequestSchema } from '@store/contract';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useRequestPasswordReset } from '../api/request-password-reset.ts';
+import { useServerErrors } from '../hooks/use-server-errors.ts';
+import styles from './form.module.css';
+import { Field, FormBanner, useMessageText } from './form-parts.tsx';
+import { Modal } from './modal.tsx';
+
+const FIELDS = ['email'] as const;
+
+/**
+ * The password-reset email request. SPEC.md section 5: a valid address of at most 128 characters;
+ * the button stays disabled while the field is empty or invalid.
+ */
+export function ResetRequestModal({ onClose, onSent }: { onClose: () => void; onSent: () => void }) {
+  const { t } = useTranslation();
+  const message = useMessageText();
+  const request = useRequestPasswordReset();
+  const form = useForm({
+    resolver: zodResolver(PasswordResetRequestSchema),
+    defaultValues: { email: '' },
+    mode: 'onChange',
+  });
+  const { errors, isValid, isSubmitting, touchedFields, isSubmitted } = form.formState;
+  const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
+  // Said once the visitor has left the field, not at the first keystroke of an address.
+  const showError = Boolean(errors.email) && (touchedFields.email || isSubmitted);
+  // SPEC.md section 5 has its own words for a malformed address here; the server's keys keep theirs.
+  const emailError = errors.email?.type === 'server' ? message(errors.email.message) : t('auth.reset.invalidEmail');
+
+  const submit = form.handleSubmit(async (values) => {
+    dismissBanner();
+    try {
+      await request.mutateAsync(values);
+      onSent();
+    } catch (error) {
+      handleServerError(error);
+    }
+  });
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={t('auth.reset.title')}
+      description={t('auth.reset.text')}
+      showDescription
+      testId="reset-request-modal"
+    >
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <FormBanner message={banner} onDismiss={dismissBanner} />
+        <Field label={t('auth.email')} error={showError ? emailError : undefined}>
+          {({ id, errorId, invalid }) => (
+            <input
+              id={id}
+              type="email"
+              autoComplete="email"
+              maxLength={EMAIL_MAX}
+              className={styles.input}
+              aria-invalid={invalid}
+              aria-describedby={invalid ? errorId : undefined}
+              {...form.register('email')}
+            />
+          )}
+        </Field>
+        <button type="submit" className={styles.submit} disabled={!isValid || isSubmitting}>
+          {t('auth.reset.submit')}
+        </button>
+      </form>
+    </Modal>
+  );
+}

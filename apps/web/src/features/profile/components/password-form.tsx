@@ -1,0 +1,92 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PasswordUpdateRequestSchema } from '@store/contract';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import formStyles from '../../auth/components/form.module.css';
+import { Field, FormBanner, PasswordInput, useMessageText } from '../../auth/components/form-parts.tsx';
+import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';
+import { useUpdatePassword } from '../api/update-password.ts';
+
+const FIELDS = ['password', 'newPassword', 'new_password_confirmation'] as const;
+const EMPTY = { password: '', newPassword: '', new_password_confirmation: '' };
+
+/** First step of a password change; the new password takes effect from the emailed link. */
+export function PasswordForm() {
+  const { t } = useTranslation();
+  const message = useMessageText();
+  const update = useUpdatePassword();
+  const [sent, setSent] = useState(false);
+  const form = useForm({ resolver: zodResolver(PasswordUpdateRequestSchema), defaultValues: EMPTY });
+  const { errors, isSubmitting } = form.formState;
+  const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
+  const [current, next, repeat] = useWatch({
+    control: form.control,
+    name: ['password', 'newPassword', 'new_password_confirmation'],
+  });
+
+  const submit = form.handleSubmit(async (values) => {
+    dismissBanner();
+    setSent(false);
+    try {
+      await update.mutateAsync(values);
+      form.reset(EMPTY);
+      setSent(true);
+    } catch (error) {
+      handleServerError(error);
+    }
+  });
+
+  const aria = (invalid: boolean, errorId: string) => ({
+    'aria-invalid': invalid,
+    'aria-describedby': invalid ? errorId : undefined,
+  });
+
+  return (
+    <form className={formStyles.form} onSubmit={submit} noValidate aria-label={t('profile.passwordTitle')}>
+      <FormBanner message={banner} onDismiss={dismissBanner} />
+      <Field label={t('profile.currentPassword')} error={message(errors.password?.message)}>
+        {({ id, errorId, invalid }) => (
+          <PasswordInput
+            id={id}
+            value={current}
+            autoComplete="current-password"
+            {...aria(invalid, errorId)}
+            {...form.register('password')}
+          />
+        )}
+      </Field>
+      <Field label={t('profile.newPassword')} error={message(errors.newPassword?.message)}>
+        {({ id, errorId, invalid }) => (
+          <PasswordInput
+            id={id}
+            value={next}
+            strength
+            autoComplete="new-password"
+            {...aria(invalid, errorId)}
+            {...form.register('newPassword', { deps: ['new_password_confirmation'] })}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.passwordRepeat')} error={message(errors.new_password_confirmation?.message)}>
+        {({ id, errorId, invalid }) => (
+          <PasswordInput
+            id={id}
+            value={repeat}
+            autoComplete="new-password"
+            {...aria(invalid, errorId)}
+            {...form.register('new_password_confirmation')}
+          />
+        )}
+      </Field>
+      {sent && (
+        <p className={formStyles.success} role="status">
+          {t('profile.passwordRequestSent')}
+        </p>
+      )}
+      <button type="submit" className={formStyles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
+        {t('profile.changePassword')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api-client.ts';
+import formStyles from '../../auth/components/form.module.css';
+import { FormBanner } from '../../auth/components/form-parts.tsx';
+import { useRequestEmailVerification } from '../api/request-email-verification.ts';
+import styles from './profile.module.css';
+
+/** Whether the email is confirmed and the account activated; unconfirmed emails can ask for a link. */
+export function VerificationStatus({ verified, activated }: { verified: boolean; activated: boolean }) {
+  const { t } = useTranslation();
+  const request = useRequestEmailVerification();
+  const [error, setError] = useState<string | null>(null);
+
+  const send = () => {
+    setError(null);
+    request.mutate(undefined, {
+      onError: (failure) =>
+        setError(failure instanceof ApiError && failure.status === 429 ? failure.message : t('errors.generic')),
+    });
+  };
+
+  return (
+    <>
+      <div className={styles.row}>
+        <span className={styles.label}>{t('profile.emailStatus')}</span>
+        <span className={verified ? styles.ok : styles.pending} data-testid="verified-state">
+          {verified ? t('profile.verified') : t('profile.notVerified')}
+        </span>
+      </div>
+      {!verified && (
+        <>
+          <button type="button" className={styles.button} onClick={send} disabled={request.isPending}>
+            {t('profile.sendVerification')}
+          </button>
+          {request.isSuccess && (
+            <p className={formStyles.success} role="status">
+              {t('profile.verificationSent')}
+            </p>
+          )}
+          <FormBanner message={error} onDismiss={() => setError(null)} />
+        </>
+      )}
+      <div className={styles.row}>
+        <span className={styles.label}>{t('profile.accountStatus')}</span>
+        <span className={activated ? styles.ok : styles.pending} data-testid="activated-state">
+          {activated ? t('profile.activated') : t('profile.notActivated')}
+        </span>
+      </div>
+      {!activated && <p className={styles.label}>{t('profile.activationHint')}</p>}
+    </>
+  );
+}

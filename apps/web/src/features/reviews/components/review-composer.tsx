@@ -1,0 +1,28 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { openAuth } from '../../auth/account-ui-store.ts';
+import { useSession } from '../../auth/hooks/use-session.ts';
+import styles from './review-form.module.css';
+
+const ReviewForm = lazy(() => import('./review-form.tsx'));
+
+/** Customers get the review form (its own chunk); guests a prompt that opens the auth modal. */
+export function ReviewComposer({ productId }: { productId: number }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  if (!user) {
+    return (
+      <p className={styles.prompt} data-testid="review-login-prompt">
+        <span>{t('reviews.guestPrompt')}</span>
+        <button type="button" className={styles.promptButton} onClick={() => openAuth('login', { stay: true })}>
+          {t('reviews.loginToReview')}
+        </button>
+      </p>
+    );
+  }
+  return (
+    <Suspense fallback={null}>
+      <ReviewForm key={user.id} productId={productId} />
+    </Suspense>
+  );
+}
