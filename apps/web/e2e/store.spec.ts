@@ -137,9 +137,13 @@ test('search: hints by name and by article, and a typo still finds products', as
   await expect(byArticle).toBeVisible();
   await byArticle.click();
   await expect(page).toHaveURL(/\/product\/1$/);
+  // The box empties itself when the page changes; typing before the product page has rendered
+  // would race that, which no person can do.
+  await expect(page.getByTestId('product-page')).toBeVisible();
 
   search = await openSearch(page, info);
   await search.fill('stem');
+  await expect(search).toHaveValue('stem');
   await search.press('Enter');
   await expect(page).toHaveURL('/search/stem');
   await expect(page.getByRole('heading', { level: 1, name: 'Results for “stem”' })).toBeVisible();
