@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Error bodies of SPEC.md section 8. Field errors carry message keys (`validation.nameTooShort`),
@@ -12,8 +12,8 @@ export type ValidationErrorBody = z.infer<typeof ValidationErrorSchema>;
 
 export const MessageErrorSchema = z.object({
   message: z.string(),
-  code: z.string().optional(),
-  requestId: z.string().optional(),
+  code: z.optional(z.string()),
+  requestId: z.optional(z.string()),
 });
 export type MessageErrorBody = z.infer<typeof MessageErrorSchema>;
 

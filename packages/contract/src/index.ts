@@ -5,3 +5,4 @@ export * from './errors.ts';
 export * from './jobs.ts';
 export * from './limits.ts';
 export * from './mail.ts';
+export * from './user.ts';

@@ -1,5 +1,5 @@
 import { MessageErrorSchema, ValidationErrorSchema } from '@store/contract';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { getToken } from './session-store.ts';
 
 export const API_BASE = '/api';
@@ -68,7 +68,7 @@ async function readError(response: Response): Promise<ApiError> {
  * GETs `path` under /api and parses the answer with the contract schema, so a drift between server and
  * client fails loudly at the boundary instead of as `undefined` deep in a component.
  */
-export async function apiGet<S extends z.ZodType>(
+export async function apiGet<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   options: { params?: QueryParams; signal?: AbortSignal } = {},
@@ -78,11 +78,11 @@ export async function apiGet<S extends z.ZodType>(
     signal: options.signal ?? null,
   });
   if (!response.ok) throw await readError(response);
-  return schema.parse(await response.json());
+  return z.parse(schema, await response.json());
 }
 
 /** POST, PATCH or DELETE with a JSON body; the answer is parsed with `schema`, or ignored without one. */
-export async function apiSend<S extends z.ZodType>(
+export async function apiSend<S extends z.core.$ZodType>(
   method: 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body: unknown,
@@ -93,7 +93,7 @@ export async function apiSend(
   method: 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
-  schema?: z.ZodType,
+  schema?: z.core.$ZodType,
 ): Promise<unknown> {
   const response = await fetch(`${API_BASE}${path}`, {
     method,
@@ -102,5 +102,5 @@ export async function apiSend(
   });
   if (!response.ok) throw await readError(response);
   if (!schema) return undefined;
-  return schema.parse(await response.json());
+  return z.parse(schema, await response.json());
 }

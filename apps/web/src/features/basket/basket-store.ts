@@ -1,28 +1,34 @@
 import { BASKET_ADD_QUANTITY, type ProductSummary, ProductSummarySchema } from '@store/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** SPEC.md section 3 "Basket item": the product fields the basket shows, and `pivot.quantity`. */
-export const BasketLineSchema = ProductSummarySchema.pick({
-  id: true,
-  name: true,
-  price: true,
-  price_minor: true,
-  currency: true,
-  category: true,
-  cover_path: true,
-  cover_text: true,
-  country_icon: true,
-}).extend({ pivot: z.object({ quantity: z.number().int().positive() }) });
+export const BasketLineSchema = z.extend(
+  z.pick(ProductSummarySchema, {
+    id: true,
+    name: true,
+    price: true,
+    price_minor: true,
+    currency: true,
+    category: true,
+    cover_path: true,
+    cover_text: true,
+    country_icon: true,
+  }),
+  { pivot: z.object({ quantity: z.int().check(z.positive()) }) },
+);
 export type BasketLine = z.infer<typeof BasketLineSchema>;
 
 /** SPEC.md section 3: the guest basket lives in local storage under this key. */
 export const BASKET_STORAGE_KEY = 'basket';
 
-const BasketSchema = z.array(z.unknown()).transform((items) =>
-  items.flatMap((item) => {
-    const line = BasketLineSchema.safeParse(item);
-    return line.success ? [line.data] : [];
-  }),
+const BasketSchema = z.pipe(
+  z.array(z.unknown()),
+  z.transform((items: unknown[]) =>
+    items.flatMap((item) => {
+      const line = BasketLineSchema.safeParse(item);
+      return line.success ? [line.data] : [];
+    }),
+  ),
 );
 
 const EMPTY: BasketLine[] = [];
