@@ -58,20 +58,30 @@ export const EmailTokenSchema = z
 export const LoginRequestSchema = z.object({ email: EmailSchema, password: LoginPasswordSchema });
 export type LoginRequest = z.input<typeof LoginRequestSchema>;
 
+/** The repeat of a new password: compared with it by `matches`, so only its length is checked here. */
+const PasswordRepeatSchema = z
+  .string({ error: ErrorKeys.requiredField })
+  .max(PASSWORD_MAX, { error: ErrorKeys.tooLong });
+
+/** Refuses a body whose `repeat` field differs from its `password` field, under the repeat. */
+const matches =
+  <K extends string, R extends string>(password: K, repeat: R) =>
+  (body: Record<K | R, string>, ctx: z.RefinementCtx) => {
+    if (body[password] !== body[repeat]) {
+      ctx.addIssue({ code: 'custom', path: [repeat], message: ErrorKeys.passwordsDoNotMatch });
+    }
+  };
+
 export const RegisterRequestSchema = z
   .object({
     name: NameSchema,
     email: EmailSchema,
     password: NewPasswordSchema,
-    password_confirmation: z.string({ error: ErrorKeys.requiredField }).max(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+    password_confirmation: PasswordRepeatSchema,
     /** The customer's interface language; the emails are written in it. */
     locale: z.enum(['pt-BR', 'en', 'ru', 'hi']).optional(),
   })
-  .superRefine((body, ctx) => {
-    if (body.password !== body.password_confirmation) {
-      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: ErrorKeys.passwordsDoNotMatch });
-    }
-  });
+  .superRefine(matches('password', 'password_confirmation'));
 export type RegisterRequest = z.input<typeof RegisterRequestSchema>;
 
 export const PasswordResetRequestSchema = z.object({ email: EmailSchema });
@@ -80,13 +90,9 @@ export type PasswordResetRequest = z.input<typeof PasswordResetRequestSchema>;
 export const PasswordResetConfirmSchema = z
   .object({
     password: NewPasswordSchema,
-    password_confirmation: z.string({ error: ErrorKeys.requiredField }).max(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+    password_confirmation: PasswordRepeatSchema,
   })
-  .superRefine((body, ctx) => {
-    if (body.password !== body.password_confirmation) {
-      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: ErrorKeys.passwordsDoNotMatch });
-    }
-  });
+  .superRefine(matches('password', 'password_confirmation'));
 export type PasswordResetConfirm = z.input<typeof PasswordResetConfirmSchema>;
 
 export const TokenParamsSchema = z.object({ token: EmailTokenSchema });
@@ -101,15 +107,9 @@ export const PasswordUpdateRequestSchema = z
     /** The current password. */
     password: LoginPasswordSchema,
     newPassword: NewPasswordSchema,
-    new_password_confirmation: z
-      .string({ error: ErrorKeys.requiredField })
-      .max(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+    new_password_confirmation: PasswordRepeatSchema,
   })
-  .superRefine((body, ctx) => {
-    if (body.newPassword !== body.new_password_confirmation) {
-      ctx.addIssue({ code: 'custom', path: ['new_password_confirmation'], message: ErrorKeys.passwordsDoNotMatch });
-    }
-  });
+  .superRefine(matches('newPassword', 'new_password_confirmation'));
 export type PasswordUpdateRequest = z.input<typeof PasswordUpdateRequestSchema>;
 
 export const NameUpdateRequestSchema = z.object({ name: NameSchema });
