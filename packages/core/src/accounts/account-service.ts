@@ -23,7 +23,16 @@ export interface AccountServiceDeps {
   sessionTtlHours: number;
   clock?: () => Date;
   logger?: Logger;
+  /** Least time a password-reset request takes; see PASSWORD_RESET_FLOOR_MS. */
+  passwordResetFloorMs?: number;
 }
+
+/**
+ * A reset request for an address with an account writes a token and an email; one for an unknown
+ * address writes nothing. Both answers wait until this much time has passed since the request
+ * began, so the response time does not tell which addresses have accounts.
+ */
+export const PASSWORD_RESET_FLOOR_MS = 300;
 
 export interface RegisterInput {
   name: string;
@@ -63,6 +72,7 @@ export function createAccountService({
   sessionTtlHours,
   clock = () => new Date(),
   logger = silentLogger,
+  passwordResetFloorMs = PASSWORD_RESET_FLOOR_MS,
 }: AccountServiceDeps) {
   const base = publicUrl.replace(/\/+$/, '');
 
@@ -185,11 +195,17 @@ export function createAccountService({
      * have accounts here, so we deliberately do not keep it.
      */
     async requestPasswordReset(email: string): Promise<void> {
-      const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
-      if (!user) return;
-      const now = clock();
-      const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
-      await enqueueEmail(emailId);
+      const started = performance.now();
+      try {
+        const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
+        if (!user) return;
+        const now = clock();
+        const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
+        await enqueueEmail(emailId);
+      } finally {
+        const left = passwordResetFloorMs - (performance.now() - started);
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+      }
     },
 
     /** Sets the password from a reset link and signs the account out everywhere. */
