@@ -97,7 +97,7 @@ describe('email.send over a real SMTP conversation', () => {
     expect(await row(email.id)).toMatchObject({ status: 'SENT', attempts: 1 });
   });
 
-  it('two deliveries of the same row at the same moment send once (the row is locked while sending)', async () => {
+  it('two deliveries of the same row at the same moment send once (the first claims it while sending)', async () => {
     const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
     const email = await record('email-verify');
     smtp.delayAccept(300);
@@ -109,6 +109,36 @@ describe('email.send over a real SMTP conversation', () => {
     if (other?.status === 'rejected') expect(other.reason).toBeInstanceOf(EmailBusyError);
     else expect(other).toEqual({ status: 'fulfilled', value: { outcome: 'skipped', status: 'SENT' } });
     await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receivedBy(email.to)).toHaveLength(1);
+  });
+
+  it('holds no transaction while sending: the database answers other queries during a slow send', async () => {
+    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const email = await record('password-reset');
+    smtp.delayAccept(400);
+    const sending = delivery.deliverEmail(email.id);
+    await eventually(async () => (await row(email.id)).lockedUntil !== null);
+    // The claim is visible to others at once, and the row can be read and written meanwhile.
+    expect((await row(email.id)).status).toBe('PENDING');
+    await database.prisma.outboundEmail.update({ where: { id: email.id }, data: { lastError: 'probe' } });
+    await expect(sending).resolves.toEqual({ outcome: 'sent', attempts: 1 });
+    expect(await row(email.id)).toMatchObject({ status: 'SENT', lockedUntil: null });
+  });
+
+  it('a claim another run still holds makes this run give way; a lapsed one is taken over', async () => {
+    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const email = await record('email-change');
+    const claim = (ms: number) =>
+      database.prisma.outboundEmail.update({
+        where: { id: email.id },
+        data: { lockedUntil: new Date(Date.now() + ms) },
+      });
+    await claim(60_000);
+    await expect(delivery.deliverEmail(email.id)).rejects.toBeInstanceOf(EmailBusyError);
+    expect(receivedBy(email.to)).toHaveLength(0);
+    // The run holding it died mid-send: once its lease lapses, the next run sends.
+    await claim(-1_000);
+    await expect(delivery.deliverEmail(email.id)).resolves.toEqual({ outcome: 'sent', attempts: 1 });
     expect(receivedBy(email.to)).toHaveLength(1);
   });
 

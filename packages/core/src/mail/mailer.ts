@@ -25,7 +25,7 @@ export interface SmtpMailerOptions {
 }
 
 export const SMTP_TIMEOUT_MS = 15_000;
-/** However slow each step, one send gives up after this; the outbox row stays locked no longer. */
+/** However slow each step, one send gives up after this, well before its claim on the outbox row lapses. */
 export const SMTP_SEND_DEADLINE_MS = 30_000;
 
 /** Sends over SMTP with nodemailer. A refused recipient or a server error rejects, so the job retries. */
