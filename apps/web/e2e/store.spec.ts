@@ -151,6 +151,24 @@ test('search: hints by name and by article, and a typo still finds products', as
   await expect(page.getByTestId('product-card').filter({ hasText: 'Steam' }).first()).toBeVisible();
 });
 
+test('information pages load their texts on demand, in the language being read', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'FAQ' }).click();
+  await expect(page).toHaveURL('/faq');
+  await expect(page.getByRole('heading', { name: 'FAQ', level: 1 })).toBeVisible();
+  await expect(page.getByText('How fast will I get my code?')).toBeVisible();
+
+  // Switching language on the page brings that language's part of the catalogue before it renders.
+  await page.getByTestId('language-switcher').selectOption('ru');
+  await expect(page.getByRole('heading', { name: 'Частые вопросы', level: 1 })).toBeVisible();
+  await expect(page.getByText('Как быстро я получу код?')).toBeVisible();
+
+  // Opened directly, in the remembered language.
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { name: 'Политика конфиденциальности', level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Здесь описано, какие персональные данные Giftstore собирает/)).toBeVisible();
+});
+
 test('language switch translates the page and is remembered', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Popular', level: 1 })).toBeVisible();

@@ -17,6 +17,42 @@ const catalogues: Record<Language, () => Promise<{ default: ResourceKey }>> = {
   hi: () => import('../locales/hi.json'),
 };
 
+/**
+ * Texts only some pages read, kept out of the first download and merged into the catalogue when a
+ * page that needs them loads: the information pages' bodies are a third of every catalogue.
+ */
+const parts = {
+  info: {
+    'pt-BR': () => import('../locales/info/pt-BR.json'),
+    en: () => import('../locales/info/en.json'),
+    ru: () => import('../locales/info/ru.json'),
+    hi: () => import('../locales/info/hi.json'),
+  },
+} satisfies Record<string, Record<Language, () => Promise<{ default: ResourceKey }>>>;
+export type TextPart = keyof typeof parts;
+
+/** The parts each language has merged in, or is merging. */
+const partsLoaded = new Map<string, Promise<void>>();
+
+function loadPart(part: TextPart, language: Language): Promise<void> {
+  const key = `${part}:${language}`;
+  let loading = partsLoaded.get(key);
+  if (!loading) {
+    loading = parts[part][language]().then((module) => {
+      i18next.addResourceBundle(language, 'translation', module.default, true, true);
+    });
+    // A failed download may be tried again by the next page that needs it.
+    loading.catch(() => partsLoaded.delete(key));
+    partsLoaded.set(key, loading);
+  }
+  return loading;
+}
+
+/** Resolves once `part` is in the current language's catalogue (complete: the locale test sees to it). */
+export function ensureTexts(part: TextPart): Promise<void> {
+  return loadPart(part, isLanguage(i18next.language) ? i18next.language : FALLBACK_LANGUAGE);
+}
+
 export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
@@ -77,5 +113,10 @@ export async function changeLanguage(language: Language) {
   } catch {
     // Not persisted, still switched for this visit.
   }
+  // The new catalogue first, then every part the visit has needed so far, then the switch: the page
+  // never renders in the new language with a part still missing.
+  await i18next.loadLanguages(language);
+  const needed = new Set([...partsLoaded.keys()].map((key) => key.split(':')[0] as TextPart));
+  await Promise.all([...needed].map((part) => loadPart(part, language)));
   await i18next.changeLanguage(language);
 }

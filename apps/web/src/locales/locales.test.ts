@@ -21,10 +21,23 @@ function flatten(tree: unknown, prefix = '', out = new Map<string, string>()) {
   return out;
 }
 
+/** Parts of each catalogue loaded only by the pages that need them (lib/i18n.ts). */
+const PARTS = ['info'];
+
+const readTree = (...segments: string[]) => JSON.parse(readFileSync(path.join(here, ...segments), 'utf8')) as Tree;
+
+/** A language's whole catalogue: the first-load file with every part merged in, as i18next holds it. */
 const catalogues = Object.fromEntries(
   LANGUAGES.map((language) => {
-    const tree = JSON.parse(readFileSync(path.join(here, `${language}.json`), 'utf8')) as Tree;
-    return [language, flatten(tree)];
+    const keys = flatten(readTree(`${language}.json`));
+    for (const part of PARTS) {
+      for (const [key, text] of flatten(readTree(part, `${language}.json`))) {
+        // A key in both would be overwritten when the part loads; each text has one home.
+        if (keys.has(key)) throw new Error(`${language}: ${key} is in ${part}/ and in the first-load catalogue`);
+        keys.set(key, text);
+      }
+    }
+    return [language, keys];
   }),
 );
 
@@ -36,9 +49,22 @@ const english = catalogues.en ?? new Map<string, string>();
 const englishBase = baseKeys(english);
 
 describe('locale catalogues', () => {
-  it('has a catalogue file for every language and no other', () => {
-    const files = readdirSync(here).filter((file) => file.endsWith('.json'));
-    expect(files.map((file) => file.replace('.json', '')).sort()).toEqual([...LANGUAGES].sort());
+  it('has a catalogue file for every language and no other, and the same for each part', () => {
+    for (const folder of ['', ...PARTS]) {
+      const files = readdirSync(path.join(here, folder)).filter((file) => file.endsWith('.json'));
+      expect(files.map((file) => file.replace('.json', '')).sort(), folder || 'first load').toEqual(
+        [...LANGUAGES].sort(),
+      );
+    }
+  });
+
+  it('keeps in each part only the texts of its own pages', () => {
+    for (const part of PARTS) {
+      for (const language of LANGUAGES) {
+        const keys = [...flatten(readTree(part, `${language}.json`)).keys()];
+        expect(keys.filter((key) => !key.startsWith(`${part}.`))).toEqual([]);
+      }
+    }
   });
 
   for (const language of LANGUAGES) {

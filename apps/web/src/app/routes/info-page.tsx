@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../components/layout/footer.tsx';
+import { ensureTexts } from '../../lib/i18n.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import styles from './info-page.module.css';
 
@@ -86,6 +87,12 @@ function InfoPage({ page }: { page: InfoPageName }) {
 const INFO_PAGES: readonly InfoPageName[] = ['privacy', 'contractOffer', 'requisites', 'guarantees', 'faq'];
 
 /** The route's handle names the page: one lazy module serves the five information pages. */
+/** The pages' bodies live in their own part of the catalogue; the route waits for it. */
+export async function loader() {
+  await ensureTexts('info');
+  return null;
+}
+
 export function Component() {
   const handle = useMatches().at(-1)?.handle as { infoPage?: unknown } | undefined;
   const page = INFO_PAGES.find((name) => name === handle?.infoPage) ?? 'faq';
