@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +12,12 @@ const baseURL = `http://127.0.0.1:${port}`;
 // One throw-away database per run; workers inherit the variable, so they agree on it.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'giftstore-e2e-'));
 
+// Debian's Chromium where it is installed (CHROMIUM_PATH names another); elsewhere, such as a
+// GitHub runner, the browser `playwright install chromium` downloads.
+const systemChromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+
 const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  ...(systemChromium ? { executablePath: systemChromium } : {}),
   args: [
     '--no-sandbox',
     '--disable-gpu',
