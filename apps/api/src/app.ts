@@ -128,8 +128,10 @@ export async function buildApp({ env, database, queue, redis, logger, rateLimitN
   await app.register(auth);
 
   await app.register(healthRoutes);
-  // Emailed links for developers and browser tests; there is no mailbox to read in production.
-  if (env.NODE_ENV !== 'production') await app.register(devMailboxRoutes);
+  // Emailed links for developers and browser tests, in development without SMTP only: it shows
+  // every reset link, so it never runs in production, nor where real mail goes out (the mail
+  // server's own inbox, Mailpit in docker-compose, is the place to read it there).
+  if (env.NODE_ENV !== 'production' && !env.SMTP_URL) await app.register(devMailboxRoutes);
   await app.register(
     async (api) => {
       // JSON needs a fixed handful of security headers, not helmet's per-request CSP work.

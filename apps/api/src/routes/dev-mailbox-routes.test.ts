@@ -142,13 +142,19 @@ describe('dev mailbox', () => {
   });
 });
 
-describe('dev mailbox in production', () => {
-  it('is not registered', async () => {
-    const ctx = await buildTestApp({
-      NODE_ENV: 'production',
-      JWT_SECRET: 'a-production-secret-of-at-least-thirty-two-characters',
-      CODE_ENCRYPTION_KEY: 'ab'.repeat(32),
-    });
+describe('dev mailbox where it must not be', () => {
+  it.each([
+    [
+      'in production',
+      {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'a-production-secret-of-at-least-thirty-two-characters',
+        CODE_ENCRYPTION_KEY: 'ab'.repeat(32),
+      },
+    ],
+    ['where real mail goes out over SMTP', { SMTP_URL: 'smtp://mail.example:25' }],
+  ])('is not registered %s', async (_where, env) => {
+    const ctx = await buildTestApp(env);
     try {
       for (const url of ['/dev/mailbox', '/dev/mailbox.json', `/dev/mailbox/${randomUUID()}`]) {
         const response = await ctx.app.inject({ method: 'GET', url });
