@@ -1,3 +1,4 @@
+import { EMAIL_MAX } from '@store/contract';
 import { type ComponentProps, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
@@ -14,23 +15,31 @@ export function useMessageText() {
   };
 }
 
+/** What a field's control spreads: its id for the label, and the link to the error under it. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid': boolean;
+  'aria-describedby': string | undefined;
+}
+
 interface FieldProps {
   label: string;
   error?: string | undefined;
   hint?: ReactNode;
-  children: (ids: { id: string; errorId: string; invalid: boolean }) => ReactNode;
+  children: (control: ControlProps) => ReactNode;
 }
 
 /** A label, the control, and the first error under it (SPEC.md section 4). */
 export function Field({ label, error, hint, children }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const invalid = Boolean(error);
   return (
     <div className={styles.field}>
       <label className={styles.label} htmlFor={id}>
         {label}
       </label>
-      {children({ id, errorId, invalid: Boolean(error) })}
+      {children({ id, 'aria-invalid': invalid, 'aria-describedby': invalid ? errorId : undefined })}
       {hint}
       {error && (
         <p className={styles.error} id={errorId} role="alert">
@@ -39,6 +48,11 @@ export function Field({ label, error, hint, children }: FieldProps) {
       )}
     </div>
   );
+}
+
+/** An email address input with SPEC.md's length limit. */
+export function EmailInput(props: ComponentProps<'input'>) {
+  return <input type="email" autoComplete="email" maxLength={EMAIL_MAX} className={styles.input} {...props} />;
 }
 
 /** A password input with a show/hide toggle; `strength` adds SPEC.md's strength bar under it. */

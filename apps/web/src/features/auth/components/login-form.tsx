@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { EMAIL_MAX, ErrorKeys, LoginRequestSchema } from '@store/contract';
+import { ErrorKeys, LoginRequestSchema } from '@store/contract';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLogin } from '../api/login.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
-import { Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+import { EmailInput, Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -40,29 +40,11 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
     <form className={styles.form} onSubmit={submit} noValidate aria-label={t('auth.login')}>
       <FormBanner message={banner} onDismiss={dismissBanner} />
       <Field label={t('auth.email')} error={message(errors.email?.message)}>
-        {({ id, errorId, invalid }) => (
-          <input
-            id={id}
-            type="email"
-            autoComplete="email"
-            maxLength={EMAIL_MAX}
-            className={styles.input}
-            aria-invalid={invalid}
-            aria-describedby={invalid ? errorId : undefined}
-            {...form.register('email')}
-          />
-        )}
+        {(control) => <EmailInput {...control} {...form.register('email')} />}
       </Field>
       <Field label={t('auth.password')} error={passwordError}>
-        {({ id, errorId, invalid }) => (
-          <PasswordInput
-            id={id}
-            value={password}
-            autoComplete="current-password"
-            aria-invalid={invalid}
-            aria-describedby={invalid ? errorId : undefined}
-            {...form.register('password')}
-          />
+        {(control) => (
+          <PasswordInput {...control} value={password} autoComplete="current-password" {...form.register('password')} />
         )}
       </Field>
       <button type="button" className={styles.linkButton} onClick={onForgotPassword}>

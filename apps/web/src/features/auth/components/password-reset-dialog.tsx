@@ -61,26 +61,22 @@ export function PasswordResetDialog({ token }: { token: string }) {
       <form className={styles.form} onSubmit={submit} noValidate>
         <FormBanner message={banner} onDismiss={dismissBanner} />
         <Field label={t('auth.newPassword.password')} error={message(errors.password?.message)}>
-          {({ id, errorId, invalid }) => (
+          {(control) => (
             <PasswordInput
-              id={id}
+              {...control}
               value={password}
               strength
               autoComplete="new-password"
-              aria-invalid={invalid}
-              aria-describedby={invalid ? errorId : undefined}
               {...form.register('password', { deps: ['password_confirmation'] })}
             />
           )}
         </Field>
         <Field label={t('auth.passwordRepeat')} error={message(errors.password_confirmation?.message)}>
-          {({ id, errorId, invalid }) => (
+          {(control) => (
             <PasswordInput
-              id={id}
+              {...control}
               value={confirmation}
               autoComplete="new-password"
-              aria-invalid={invalid}
-              aria-describedby={invalid ? errorId : undefined}
               {...form.register('password_confirmation')}
             />
           )}

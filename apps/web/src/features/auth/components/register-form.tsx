@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { EMAIL_MAX, NAME_MAX, RegisterRequestSchema } from '@store/contract';
+import { NAME_MAX, RegisterRequestSchema } from '@store/contract';
 import { useForm, useWatch } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -8,7 +8,7 @@ import { isLanguage } from '../../../lib/i18n.ts';
 import { useRegister } from '../api/register.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
-import { Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+import { EmailInput, Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
 
 /** The payload's rules from the contract, plus the agreement the form alone asks for. */
 const RegisterFormSchema = RegisterRequestSchema.safeExtend({
@@ -41,58 +41,40 @@ export function RegisterForm({ onSuccess, onOpenLink }: { onSuccess: () => void;
     }
   });
 
-  const described = (invalid: boolean, errorId: string) => ({
-    'aria-invalid': invalid,
-    'aria-describedby': invalid ? errorId : undefined,
-  });
-
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label={t('auth.register')}>
       <FormBanner message={banner} onDismiss={dismissBanner} />
       <Field label={t('auth.name')} error={message(errors.name?.message)}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <input
-            id={id}
+            {...control}
             autoComplete="username"
             maxLength={NAME_MAX * 2}
             className={styles.input}
-            {...described(invalid, errorId)}
             {...form.register('name')}
           />
         )}
       </Field>
       <Field label={t('auth.email')} error={message(errors.email?.message)}>
-        {({ id, errorId, invalid }) => (
-          <input
-            id={id}
-            type="email"
-            autoComplete="email"
-            maxLength={EMAIL_MAX}
-            className={styles.input}
-            {...described(invalid, errorId)}
-            {...form.register('email')}
-          />
-        )}
+        {(control) => <EmailInput {...control} {...form.register('email')} />}
       </Field>
       <Field label={t('auth.password')} error={message(errors.password?.message)}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <PasswordInput
-            id={id}
+            {...control}
             value={password}
             strength
             autoComplete="new-password"
-            {...described(invalid, errorId)}
             {...form.register('password', { deps: ['password_confirmation'] })}
           />
         )}
       </Field>
       <Field label={t('auth.passwordRepeat')} error={message(errors.password_confirmation?.message)}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <PasswordInput
-            id={id}
+            {...control}
             value={confirmation}
             autoComplete="new-password"
-            {...described(invalid, errorId)}
             {...form.register('password_confirmation')}
           />
         )}

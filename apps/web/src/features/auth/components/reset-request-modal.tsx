@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { EMAIL_MAX, PasswordResetRequestSchema } from '@store/contract';
+import { PasswordResetRequestSchema } from '@store/contract';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
-import { Field, FormBanner, useMessageText } from './form-parts.tsx';
+import { EmailInput, Field, FormBanner, useMessageText } from './form-parts.tsx';
 import { Modal } from './modal.tsx';
 
 const FIELDS = ['email'] as const;
@@ -54,18 +54,7 @@ export function ResetRequestModal({ onClose, onSent }: { onClose: () => void; on
       <form className={styles.form} onSubmit={submit} noValidate>
         <FormBanner message={banner} onDismiss={dismissBanner} />
         <Field label={t('auth.email')} error={showError ? emailError : undefined}>
-          {({ id, errorId, invalid }) => (
-            <input
-              id={id}
-              type="email"
-              autoComplete="email"
-              maxLength={EMAIL_MAX}
-              className={styles.input}
-              aria-invalid={invalid}
-              aria-describedby={invalid ? errorId : undefined}
-              {...form.register('email')}
-            />
-          )}
+          {(control) => <EmailInput {...control} {...form.register('email')} />}
         </Field>
         <button type="submit" className={styles.submit} disabled={!isValid || isSubmitting}>
           {t('auth.reset.submit')}

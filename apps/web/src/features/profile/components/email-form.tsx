@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { EMAIL_MAX, EmailUpdateRequestSchema } from '@store/contract';
+import { EmailUpdateRequestSchema } from '@store/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import formStyles from '../../auth/components/form.module.css';
-import { Field, FormBanner, useMessageText } from '../../auth/components/form-parts.tsx';
+import { EmailInput, Field, FormBanner, useMessageText } from '../../auth/components/form-parts.tsx';
 import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';
 import { useUpdateEmail } from '../api/update-email.ts';
 import styles from './profile.module.css';
@@ -65,18 +65,7 @@ export function EmailForm({ email }: { email: string }) {
         <form className={formStyles.form} onSubmit={submit} noValidate aria-label={t('profile.changeEmail')}>
           <FormBanner message={banner} onDismiss={dismissBanner} />
           <Field label={t('profile.newEmail')} error={message(errors.email?.message)}>
-            {({ id, errorId, invalid }) => (
-              <input
-                id={id}
-                type="email"
-                className={formStyles.input}
-                maxLength={EMAIL_MAX}
-                autoComplete="email"
-                aria-invalid={invalid}
-                aria-describedby={invalid ? errorId : undefined}
-                {...form.register('email')}
-              />
-            )}
+            {(control) => <EmailInput {...control} {...form.register('email')} />}
           </Field>
           <div className={styles.actions}>
             <button

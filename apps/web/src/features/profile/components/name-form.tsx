@@ -66,14 +66,12 @@ export function NameForm({ name }: { name: string }) {
     <form className={formStyles.form} onSubmit={submit} noValidate aria-label={t('profile.editName')}>
       <FormBanner message={banner} onDismiss={dismissBanner} />
       <Field label={t('profile.newName')} error={message(errors.name?.message)}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <input
-            id={id}
+            {...control}
             className={formStyles.input}
             maxLength={NAME_MAX * 2}
             autoComplete="username"
-            aria-invalid={invalid}
-            aria-describedby={invalid ? errorId : undefined}
             {...form.register('name')}
           />
         )}

@@ -37,44 +37,31 @@ export function PasswordForm() {
     }
   });
 
-  const aria = (invalid: boolean, errorId: string) => ({
-    'aria-invalid': invalid,
-    'aria-describedby': invalid ? errorId : undefined,
-  });
-
   return (
     <form className={formStyles.form} onSubmit={submit} noValidate aria-label={t('profile.passwordTitle')}>
       <FormBanner message={banner} onDismiss={dismissBanner} />
       <Field label={t('profile.currentPassword')} error={message(errors.password?.message)}>
-        {({ id, errorId, invalid }) => (
-          <PasswordInput
-            id={id}
-            value={current}
-            autoComplete="current-password"
-            {...aria(invalid, errorId)}
-            {...form.register('password')}
-          />
+        {(control) => (
+          <PasswordInput {...control} value={current} autoComplete="current-password" {...form.register('password')} />
         )}
       </Field>
       <Field label={t('profile.newPassword')} error={message(errors.newPassword?.message)}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <PasswordInput
-            id={id}
+            {...control}
             value={next}
             strength
             autoComplete="new-password"
-            {...aria(invalid, errorId)}
             {...form.register('newPassword', { deps: ['new_password_confirmation'] })}
           />
         )}
       </Field>
       <Field label={t('auth.passwordRepeat')} error={message(errors.new_password_confirmation?.message)}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <PasswordInput
-            id={id}
+            {...control}
             value={repeat}
             autoComplete="new-password"
-            {...aria(invalid, errorId)}
             {...form.register('new_password_confirmation')}
           />
         )}

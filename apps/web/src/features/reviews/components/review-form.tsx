@@ -101,15 +101,8 @@ export default function ReviewForm({ productId }: { productId: number }) {
           </span>
         }
       >
-        {({ id, errorId, invalid }) => (
-          <textarea
-            id={id}
-            className={formStyles.input}
-            maxLength={REVIEW_TEXT_MAX}
-            aria-invalid={invalid}
-            aria-describedby={invalid ? errorId : undefined}
-            {...form.register('text')}
-          />
+        {(control) => (
+          <textarea {...control} className={formStyles.input} maxLength={REVIEW_TEXT_MAX} {...form.register('text')} />
         )}
       </Field>
       <button type="submit" className={formStyles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
