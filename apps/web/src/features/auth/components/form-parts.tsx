@@ -1,5 +1,14 @@
 import { EMAIL_MAX } from '@store/contract';
 import { type ComponentProps, type ReactNode, useId, useState } from 'react';
+import {
+  type FieldError,
+  type FieldValues,
+  get,
+  type Path,
+  type UseFormReturn,
+  useFormState,
+  useWatch,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { passwordStrength } from '../password-strength.ts';
@@ -57,13 +66,15 @@ export function EmailInput(props: ComponentProps<'input'>) {
 
 /** A password input with a show/hide toggle; `strength` adds SPEC.md's strength bar under it. */
 export function PasswordInput({
-  value,
-  strength = false,
+  strength,
   ...props
-}: ComponentProps<'input'> & { value: string; strength?: boolean }) {
+}: ComponentProps<'input'> & {
+  /** The value to grade; given, the strength bar shows under the input. */
+  strength?: string;
+}) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
-  const grade = strength ? passwordStrength(value) : null;
+  const grade = strength === undefined ? null : passwordStrength(strength);
   return (
     <>
       <div className={styles.passwordWrap}>
@@ -86,6 +97,43 @@ export function PasswordInput({
           <span>{t(`auth.strength.${grade}`)}</span>
         </div>
       )}
+    </>
+  );
+}
+
+/**
+ * A new password with its strength bar, and its repeat (registration, reset and password change).
+ * Changing the password re-checks the repeat, so "do not match" clears as soon as they agree.
+ */
+export function NewPasswordFields<T extends FieldValues>({
+  form,
+  names: [password, repeat],
+  label,
+}: {
+  form: UseFormReturn<T>;
+  names: readonly [password: Path<T>, repeat: Path<T>];
+  label: string;
+}) {
+  const { t } = useTranslation();
+  const message = useMessageText();
+  const value = useWatch({ control: form.control, name: password });
+  const { errors } = useFormState({ control: form.control, name: [password, repeat] });
+  const errorOf = (name: Path<T>) => message((get(errors, name) as FieldError | undefined)?.message);
+  return (
+    <>
+      <Field label={label} error={errorOf(password)}>
+        {(control) => (
+          <PasswordInput
+            {...control}
+            strength={typeof value === 'string' ? value : ''}
+            autoComplete="new-password"
+            {...form.register(password, { deps: [repeat] })}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.passwordRepeat')} error={errorOf(repeat)}>
+        {(control) => <PasswordInput {...control} autoComplete="new-password" {...form.register(repeat)} />}
+      </Field>
     </>
   );
 }

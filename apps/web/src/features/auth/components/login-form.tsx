@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ErrorKeys, LoginRequestSchema } from '@store/contract';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLogin } from '../api/login.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
@@ -20,7 +20,6 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
   });
   const { errors, isSubmitting } = form.formState;
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
-  const password = useWatch({ control: form.control, name: 'password' });
 
   const submit = form.handleSubmit(async (values) => {
     dismissBanner();
@@ -43,9 +42,7 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
         {(control) => <EmailInput {...control} {...form.register('email')} />}
       </Field>
       <Field label={t('auth.password')} error={passwordError}>
-        {(control) => (
-          <PasswordInput {...control} value={password} autoComplete="current-password" {...form.register('password')} />
-        )}
+        {(control) => <PasswordInput {...control} autoComplete="current-password" {...form.register('password')} />}
       </Field>
       <button type="button" className={styles.linkButton} onClick={onForgotPassword}>
         {t('auth.forgotPassword')}

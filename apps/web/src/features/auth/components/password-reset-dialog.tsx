@@ -1,14 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { EmailTokenSchema, PasswordResetConfirmSchema } from '@store/contract';
 import { useEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { showNotice } from '../account-ui-store.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
-import { Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+import { FormBanner, NewPasswordFields, useMessageText } from './form-parts.tsx';
 import { Modal } from './modal.tsx';
 
 const FIELDS = ['password', 'password_confirmation'] as const;
@@ -17,7 +17,7 @@ const FIELDS = ['password', 'password_confirmation'] as const;
 export function PasswordResetDialog({ token }: { token: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const message = useMessageText();
+  const _message = useMessageText();
   const reset = useResetPassword();
   const tokenValid = EmailTokenSchema.safeParse(token).success;
   const form = useForm({
@@ -26,7 +26,6 @@ export function PasswordResetDialog({ token }: { token: string }) {
   });
   const { errors, isSubmitting } = form.formState;
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
-  const [password, confirmation] = useWatch({ control: form.control, name: ['password', 'password_confirmation'] });
 
   useEffect(() => {
     if (!tokenValid) {
@@ -60,27 +59,11 @@ export function PasswordResetDialog({ token }: { token: string }) {
     >
       <form className={styles.form} onSubmit={submit} noValidate>
         <FormBanner message={banner} onDismiss={dismissBanner} />
-        <Field label={t('auth.newPassword.password')} error={message(errors.password?.message)}>
-          {(control) => (
-            <PasswordInput
-              {...control}
-              value={password}
-              strength
-              autoComplete="new-password"
-              {...form.register('password', { deps: ['password_confirmation'] })}
-            />
-          )}
-        </Field>
-        <Field label={t('auth.passwordRepeat')} error={message(errors.password_confirmation?.message)}>
-          {(control) => (
-            <PasswordInput
-              {...control}
-              value={confirmation}
-              autoComplete="new-password"
-              {...form.register('password_confirmation')}
-            />
-          )}
-        </Field>
+        <NewPasswordFields
+          form={form}
+          names={['password', 'password_confirmation']}
+          label={t('auth.newPassword.password')}
+        />
         <button type="submit" className={styles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
           {t('auth.newPassword.submit')}
         </button>

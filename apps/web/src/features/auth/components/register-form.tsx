@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NAME_MAX, RegisterRequestSchema } from '@store/contract';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import { isLanguage } from '../../../lib/i18n.ts';
 import { useRegister } from '../api/register.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
-import { EmailInput, Field, FormBanner, PasswordInput, useMessageText } from './form-parts.tsx';
+import { EmailInput, Field, FormBanner, NewPasswordFields, useMessageText } from './form-parts.tsx';
 
 /** The payload's rules from the contract, plus the agreement the form alone asks for. */
 const RegisterFormSchema = RegisterRequestSchema.safeExtend({
@@ -28,7 +28,6 @@ export function RegisterForm({ onSuccess, onOpenLink }: { onSuccess: () => void;
   });
   const { errors, isSubmitting } = form.formState;
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
-  const [password, confirmation] = useWatch({ control: form.control, name: ['password', 'password_confirmation'] });
 
   const submit = form.handleSubmit(async ({ agreement: _agreement, ...values }) => {
     dismissBanner();
@@ -58,27 +57,7 @@ export function RegisterForm({ onSuccess, onOpenLink }: { onSuccess: () => void;
       <Field label={t('auth.email')} error={message(errors.email?.message)}>
         {(control) => <EmailInput {...control} {...form.register('email')} />}
       </Field>
-      <Field label={t('auth.password')} error={message(errors.password?.message)}>
-        {(control) => (
-          <PasswordInput
-            {...control}
-            value={password}
-            strength
-            autoComplete="new-password"
-            {...form.register('password', { deps: ['password_confirmation'] })}
-          />
-        )}
-      </Field>
-      <Field label={t('auth.passwordRepeat')} error={message(errors.password_confirmation?.message)}>
-        {(control) => (
-          <PasswordInput
-            {...control}
-            value={confirmation}
-            autoComplete="new-password"
-            {...form.register('password_confirmation')}
-          />
-        )}
-      </Field>
+      <NewPasswordFields form={form} names={['password', 'password_confirmation']} label={t('auth.password')} />
       <div>
         <label className={styles.checkbox}>
           <input type="checkbox" aria-invalid={Boolean(errors.agreement)} {...form.register('agreement')} />

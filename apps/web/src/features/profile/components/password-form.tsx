@@ -1,10 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PasswordUpdateRequestSchema } from '@store/contract';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import formStyles from '../../auth/components/form.module.css';
-import { Field, FormBanner, PasswordInput, useMessageText } from '../../auth/components/form-parts.tsx';
+import {
+  Field,
+  FormBanner,
+  NewPasswordFields,
+  PasswordInput,
+  useMessageText,
+} from '../../auth/components/form-parts.tsx';
 import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';
 import { useUpdatePassword } from '../api/update-password.ts';
 
@@ -20,10 +26,6 @@ export function PasswordForm() {
   const form = useForm({ resolver: zodResolver(PasswordUpdateRequestSchema), defaultValues: EMPTY });
   const { errors, isSubmitting } = form.formState;
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
-  const [current, next, repeat] = useWatch({
-    control: form.control,
-    name: ['password', 'newPassword', 'new_password_confirmation'],
-  });
 
   const submit = form.handleSubmit(async (values) => {
     dismissBanner();
@@ -41,31 +43,13 @@ export function PasswordForm() {
     <form className={formStyles.form} onSubmit={submit} noValidate aria-label={t('profile.passwordTitle')}>
       <FormBanner message={banner} onDismiss={dismissBanner} />
       <Field label={t('profile.currentPassword')} error={message(errors.password?.message)}>
-        {(control) => (
-          <PasswordInput {...control} value={current} autoComplete="current-password" {...form.register('password')} />
-        )}
+        {(control) => <PasswordInput {...control} autoComplete="current-password" {...form.register('password')} />}
       </Field>
-      <Field label={t('profile.newPassword')} error={message(errors.newPassword?.message)}>
-        {(control) => (
-          <PasswordInput
-            {...control}
-            value={next}
-            strength
-            autoComplete="new-password"
-            {...form.register('newPassword', { deps: ['new_password_confirmation'] })}
-          />
-        )}
-      </Field>
-      <Field label={t('auth.passwordRepeat')} error={message(errors.new_password_confirmation?.message)}>
-        {(control) => (
-          <PasswordInput
-            {...control}
-            value={repeat}
-            autoComplete="new-password"
-            {...form.register('new_password_confirmation')}
-          />
-        )}
-      </Field>
+      <NewPasswordFields
+        form={form}
+        names={['newPassword', 'new_password_confirmation']}
+        label={t('profile.newPassword')}
+      />
       {sent && (
         <p className={formStyles.success} role="status">
           {t('profile.passwordRequestSent')}
