@@ -1,7 +1,7 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import type { Translator } from '../lib/translator.ts';
+import { TranslatorProvider } from '../lib/use-translation.tsx';
 
 export function AppProviders({
   queryClient,
@@ -9,12 +9,12 @@ export function AppProviders({
   children,
 }: {
   queryClient: QueryClient;
-  i18n: I18n;
+  i18n: Translator;
   children: ReactNode;
 }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslatorProvider translator={i18n}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </I18nextProvider>
+    </TranslatorProvider>
   );
 }

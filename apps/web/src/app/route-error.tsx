@@ -1,8 +1,8 @@
-import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router-dom';
 import { EmptyState } from '../components/ui/empty-state.tsx';
 import { NotFoundView } from '../components/ui/not-found-view.tsx';
 import { isNotFound } from '../lib/api-client.ts';
+import { useTranslation } from '../lib/use-translation.tsx';
 import styles from './route-error.module.css';
 
 /** A page that failed to load: a missing product or category is the 404 page, the rest can retry. */

@@ -1,5 +1,4 @@
-import i18next, { type BackendModule, type ResourceKey } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { type Catalogue, mergeTexts, Translator } from './translator.ts';
 
 export const LANGUAGES = ['pt-BR', 'en', 'ru', 'hi'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -10,7 +9,7 @@ export const FALLBACK_LANGUAGE: Language = 'en';
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
 /** Each catalogue is its own chunk: a visitor downloads only the language they read. */
-const catalogues: Record<Language, () => Promise<{ default: ResourceKey }>> = {
+const catalogues: Record<Language, () => Promise<{ default: Catalogue }>> = {
   'pt-BR': () => import('../locales/pt-BR.json'),
   en: () => import('../locales/en.json'),
   ru: () => import('../locales/ru.json'),
@@ -28,18 +27,24 @@ const parts = {
     ru: () => import('../locales/info/ru.json'),
     hi: () => import('../locales/info/hi.json'),
   },
-} satisfies Record<string, Record<Language, () => Promise<{ default: ResourceKey }>>>;
+} satisfies Record<string, Record<Language, () => Promise<{ default: Catalogue }>>>;
 export type TextPart = keyof typeof parts;
 
-/** The parts each language has merged in, or is merging. */
+/** The one translator of the page, created by initI18n. */
+let translator: Translator | undefined;
+
+/** The parts each language has downloaded, or is downloading, by `part:language`. */
 const partsLoaded = new Map<string, Promise<void>>();
+const partTexts = new Map<string, Catalogue>();
 
 function loadPart(part: TextPart, language: Language): Promise<void> {
   const key = `${part}:${language}`;
   let loading = partsLoaded.get(key);
   if (!loading) {
     loading = parts[part][language]().then((module) => {
-      i18next.addResourceBundle(language, 'translation', module.default, true, true);
+      partTexts.set(key, module.default);
+      // Merged now if the language is current; changeLanguage merges it when it becomes current.
+      if (translator?.language === language) translator.addTexts(module.default);
     });
     // A failed download may be tried again by the next page that needs it.
     loading.catch(() => partsLoaded.delete(key));
@@ -50,26 +55,12 @@ function loadPart(part: TextPart, language: Language): Promise<void> {
 
 /** Resolves once `part` is in the current language's catalogue (complete: the locale test sees to it). */
 export function ensureTexts(part: TextPart): Promise<void> {
-  return loadPart(part, isLanguage(i18next.language) ? i18next.language : FALLBACK_LANGUAGE);
+  const language = translator?.language;
+  return loadPart(part, isLanguage(language) ? language : FALLBACK_LANGUAGE);
 }
 
 export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-
-const lazyCatalogues: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language, _namespace, callback) {
-    if (!isLanguage(language)) {
-      callback(null, {});
-      return;
-    }
-    catalogues[language]().then(
-      (module) => callback(null, module.default),
-      (error: Error) => callback(error, false),
-    );
-  },
-};
 
 export function storedLanguage(): Language {
   try {
@@ -85,25 +76,12 @@ function reflectLanguage(language: string) {
   document.documentElement.lang = language;
 }
 
-/** Starts i18next with the stored language; resolves once its catalogue has arrived. */
-export async function initI18n(language: Language = storedLanguage()) {
-  i18next.on('languageChanged', reflectLanguage);
-  await i18next
-    .use(lazyCatalogues)
-    .use(initReactI18next)
-    .init({
-      lng: language,
-      fallbackLng: FALLBACK_LANGUAGE,
-      supportedLngs: [...LANGUAGES],
-      load: 'currentOnly',
-      ns: ['translation'],
-      defaultNS: 'translation',
-      interpolation: { escapeValue: false },
-      returnNull: false,
-      react: { useSuspense: false },
-    });
-  reflectLanguage(i18next.language);
-  return i18next;
+/** Loads the stored language's catalogue and creates the page's translator with it. */
+export async function initI18n(language: Language = storedLanguage()): Promise<Translator> {
+  const catalogue = (await catalogues[language]()).default;
+  translator = new Translator(language, catalogue);
+  reflectLanguage(language);
+  return translator;
 }
 
 /** Switches the interface language and remembers the choice for the next visit. */
@@ -115,8 +93,14 @@ export async function changeLanguage(language: Language) {
   }
   // The new catalogue first, then every part the visit has needed so far, then the switch: the page
   // never renders in the new language with a part still missing.
-  await i18next.loadLanguages(language);
+  const catalogue = (await catalogues[language]()).default;
   const needed = new Set([...partsLoaded.keys()].map((key) => key.split(':')[0] as TextPart));
   await Promise.all([...needed].map((part) => loadPart(part, language)));
-  await i18next.changeLanguage(language);
+  if (!translator) throw new Error('changeLanguage before initI18n');
+  const texts = [...needed].reduce(
+    (all, part) => mergeTexts(all, partTexts.get(`${part}:${language}`) ?? {}),
+    catalogue,
+  );
+  translator.setLanguage(language, texts);
+  reflectLanguage(language);
 }

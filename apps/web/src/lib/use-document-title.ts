@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './use-translation.tsx';
 
 /** "Steam · Giftstore"; the store name alone when there is no page title yet. */
 export function useDocumentTitle(title: string | undefined) {

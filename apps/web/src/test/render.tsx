@@ -1,20 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import i18next from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Translator } from '../lib/translator.ts';
+import { TranslatorProvider } from '../lib/use-translation.tsx';
 import en from '../locales/en.json';
 
 export function createTestI18n() {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    lng: 'en',
-    resources: { en: { translation: en } },
-    interpolation: { escapeValue: false },
-    initAsync: false,
-  });
-  return instance;
+  return new Translator('en', en);
 }
 
 /** Shows where the router is, so tests can assert on navigation. */
@@ -27,7 +20,7 @@ export function renderWithApp(ui: ReactNode, { route = '/' }: { route?: string }
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const i18n = createTestI18n();
   return render(
-    <I18nextProvider i18n={i18n}>
+    <TranslatorProvider translator={i18n}>
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={[route]}>
           <Routes>
@@ -43,7 +36,7 @@ export function renderWithApp(ui: ReactNode, { route = '/' }: { route?: string }
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>
-    </I18nextProvider>,
+    </TranslatorProvider>,
   );
 }
 

@@ -1,4 +1,3 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { GiftIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -7,6 +6,7 @@ import { productListQueryOptions } from '../../features/catalogue/api/get-produc
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import styles from './holiday.module.css';
 
 export async function loader() {

@@ -1,4 +1,3 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { BoltIcon, FlameIcon, GiftIcon, ShieldIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -6,6 +5,7 @@ import { productListQueryOptions } from '../../features/catalogue/api/get-produc
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import styles from './home.module.css';
 
 export async function loader() {

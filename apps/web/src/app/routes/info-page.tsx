@@ -1,8 +1,8 @@
-import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../components/layout/footer.tsx';
 import { ensureTexts } from '../../lib/i18n.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import styles from './info-page.module.css';
 
 export type InfoPageName = 'privacy' | 'contractOffer' | 'requisites' | 'guarantees' | 'faq';

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { NotFoundView } from '../../components/ui/not-found-view.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 
 export function Component() {
   const { t } = useTranslation();

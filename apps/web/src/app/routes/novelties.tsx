@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
 import { SparkleIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { productListQueryOptions } from '../../features/catalogue/api/get-product-list.ts';
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 
 export async function loader() {
   await queryClient.ensureInfiniteQueryData(productListQueryOptions('novelties'));

@@ -1,5 +1,4 @@
 import { ProductIdParamsSchema } from '@store/contract';
-import { useTranslation } from 'react-i18next';
 import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router-dom';
 import { BoltIcon, CartIcon, ShieldIcon } from '../../components/ui/icons.tsx';
 import { useBuy } from '../../features/basket/hooks/use-buy.ts';
@@ -16,6 +15,7 @@ import { currencyName, formatNumber } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { INSTRUCTIONS_HASH } from '../scroll-manager.tsx';
 import styles from './product.module.css';
 

@@ -1,5 +1,4 @@
 import { STORE_CURRENCY } from '@store/contract';
-import { useTranslation } from 'react-i18next';
 import { Navigate, redirect, useNavigate } from 'react-router-dom';
 import { useUser } from '../../features/auth/api/get-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
@@ -15,6 +14,7 @@ import { queryClient } from '../../lib/query-client.ts';
 import { getToken } from '../../lib/session-store.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 
 /** SPEC.md section 6: the profile is private; without a session it is Index. */
 export function loader() {

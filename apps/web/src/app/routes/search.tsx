@@ -1,5 +1,4 @@
 import { SEARCH_MAX, SearchParamsSchema, STORE_CURRENCY } from '@store/contract';
-import { useTranslation } from 'react-i18next';
 import { type LoaderFunctionArgs, redirect, useParams } from 'react-router-dom';
 import { SearchIcon } from '../../components/ui/icons.tsx';
 import { countriesQueryOptions } from '../../features/catalogue/api/get-countries.ts';
@@ -10,6 +9,7 @@ import { useListingFilters } from '../../features/catalogue/hooks/use-listing-fi
 import { searchResultsQueryOptions, useSearchResults } from '../../features/search/api/get-search-results.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 
 /** The search text of the URL, cut to the search limit; null when blank. */
 function queryOf(params: { searchStr?: string }): string | null {

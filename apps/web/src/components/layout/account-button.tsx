@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { openAuth } from '../../features/auth/account-ui-store.ts';
 import { useSession } from '../../features/auth/hooks/use-session.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { UserIcon } from '../ui/icons.tsx';
 import styles from './header.module.css';
 

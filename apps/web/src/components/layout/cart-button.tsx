@@ -1,9 +1,9 @@
-import { useTranslation } from 'react-i18next';
 import { basketCount } from '../../features/basket/basket-store.ts';
 import { useBasketUi } from '../../features/basket/basket-ui-context.ts';
 import { useBasket } from '../../features/basket/hooks/use-basket.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useLocale } from '../../lib/use-locale.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { CartIcon } from '../ui/icons.tsx';
 import styles from './header.module.css';
 

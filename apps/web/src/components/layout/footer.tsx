@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { ArrowUpIcon, MailIcon } from '../ui/icons.tsx';
 import styles from './footer.module.css';
 import { Logo } from './logo.tsx';

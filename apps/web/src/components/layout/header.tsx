@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { SearchBox } from '../../features/search/components/search-box.tsx';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { CloseIcon, SearchIcon } from '../ui/icons.tsx';
 import { AccountButton } from './account-button.tsx';
 import { CartButton } from './cart-button.tsx';

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { changeLanguage, isLanguage, LANGUAGES, type Language } from '../../lib/i18n.ts';
 import { getToken } from '../../lib/session-store.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { GlobeIcon } from '../ui/icons.tsx';
 import styles from './language-switcher.module.css';
 
@@ -20,7 +20,7 @@ function rememberForEmails(language: Language) {
  */
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
-  const current = i18n.resolvedLanguage ?? i18n.language;
+  const current = i18n.language;
   return (
     <label className={styles.switcher}>
       <GlobeIcon size={18} className={styles.icon} />

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import { useCategories } from '../../features/catalogue/api/get-categories.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { FlameIcon, SparkleIcon, TagIcon } from '../ui/icons.tsx';
 import styles from './sidebar.module.css';
 

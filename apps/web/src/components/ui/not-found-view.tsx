@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import styles from './not-found-view.module.css';
 
 export function NotFoundView() {

@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { formatNumber } from '../../lib/format.ts';
 import { useLocale } from '../../lib/use-locale.ts';
+import { useTranslation } from '../../lib/use-translation.tsx';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx';
 import styles from './pagination.module.css';
 

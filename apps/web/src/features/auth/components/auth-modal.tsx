@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { type AuthTab, closeAccountUi, openAuth, openResetRequest, showNotice } from '../account-ui-store.ts';
 import { LoginForm } from './login-form.tsx';
 import styles from './modal.module.css';

@@ -9,8 +9,8 @@ import {
   useFormState,
   useWatch,
 } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { passwordStrength } from '../password-strength.ts';
 import { EyeIcon, EyeOffIcon } from './eye-icons.tsx';
 import styles from './form.module.css';

@@ -1,8 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { BREAKPOINTS } from '@store/contract';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './modal.module.css';
 
 const OUTSIDE_CLOSE_QUERY = `(min-width: ${BREAKPOINTS.outsideClick}px)`;

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useTranslation } from 'react-i18next';
 import { CheckIcon, CloseIcon, MailIcon } from '../../../components/ui/icons.tsx';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import type { AccountNotice } from '../account-ui-store.ts';
 import styles from './modal.module.css';
 import { Modal } from './modal.tsx';

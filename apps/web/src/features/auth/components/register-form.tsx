@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NAME_MAX, RegisterRequestSchema } from '@store/contract';
 import { useForm } from 'react-hook-form';
-import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { isLanguage } from '../../../lib/i18n.ts';
+import { Trans, useTranslation } from '../../../lib/use-translation.tsx';
 import { useRegister } from '../api/register.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
@@ -31,7 +31,7 @@ export function RegisterForm({ onSuccess, onOpenLink }: { onSuccess: () => void;
 
   const submit = form.handleSubmit(async ({ agreement: _agreement, ...values }) => {
     dismissBanner();
-    const language = i18n.resolvedLanguage ?? i18n.language;
+    const language = i18n.language;
     try {
       await register.mutateAsync({ ...values, ...(isLanguage(language) ? { locale: language } : {}) });
       onSuccess();

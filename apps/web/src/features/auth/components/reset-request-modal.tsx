@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PasswordResetRequestSchema } from '@store/contract';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';

@@ -1,8 +1,8 @@
 import * as Toast from '@radix-ui/react-toast';
 import { NOTIFICATION_MS, type ProductSummary } from '@store/contract';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CheckIcon, CloseIcon } from '../../../components/ui/icons.tsx';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './added-notification.module.css';
 
 interface AddedNotificationProps {

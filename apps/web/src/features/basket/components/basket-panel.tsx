@@ -1,10 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { BREAKPOINTS, STORE_CURRENCY } from '@store/contract';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { formatNumber, formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useCategories } from '../../catalogue/api/get-categories.ts';
 import { basketCount, basketTotalMinor } from '../basket-store.ts';
 import { useBasket } from '../hooks/use-basket.ts';

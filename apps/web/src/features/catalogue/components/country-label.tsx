@@ -1,20 +1,19 @@
 import { COUNTRY_LABEL_CUT } from '@store/contract';
-import { useTranslation } from 'react-i18next';
 import { regionName } from '../../../lib/format.ts';
 import { cut } from '../../../lib/text.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 
 /**
  * A country's name in the interface language. Regions (a null name in the data, SPEC.md section 3)
  * such as EU or GLOBAL have their own translations.
  */
 export function useCountryName() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const locale = useLocale();
   return (code: string, fallback?: string | null) => {
     const key = `region.${code}`;
-    const translated = t(key, { defaultValue: '' });
-    if (translated) return translated;
+    if (i18n.exists(key)) return t(key);
     return regionName(code, locale) ?? fallback ?? code;
   };
 }

@@ -1,12 +1,12 @@
 import type { Category, ProductPage } from '@store/contract';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigation } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useCountries } from '../api/get-countries.ts';
 import type { ListingFilters } from '../api/listing-filters.ts';
 import { ProductFilters } from './product-filters.tsx';

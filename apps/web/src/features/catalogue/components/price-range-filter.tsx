@@ -1,7 +1,7 @@
 import * as Slider from '@radix-ui/react-slider';
 import { PRICE_FILTER_MAX_DIGITS, PRICE_SLIDER_STEP, PRICE_THRESHOLD_MIN } from '@store/contract';
 import { type KeyboardEvent, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './product-filters.module.css';
 
 export interface PriceBounds {

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './price.module.css';
 
 interface PriceProps {

@@ -1,7 +1,7 @@
 import type { ProductSummary } from '@store/contract';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { CartIcon } from '../../../components/ui/icons.tsx';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useCountryName } from './country-label.tsx';
 import { Price } from './price.tsx';
 import styles from './product-card.module.css';

@@ -1,8 +1,8 @@
 import { type Category, COUNTRY_LABEL_CUT, type Country, type SortMode, USER_SORTS } from '@store/contract';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Select, type SelectOption } from '../../../components/ui/select.tsx';
 import { cut } from '../../../lib/text.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import type { ListingFilters } from '../api/listing-filters.ts';
 import { useCountryName } from './country-label.tsx';
 import { PriceRangeFilter } from './price-range-filter.tsx';

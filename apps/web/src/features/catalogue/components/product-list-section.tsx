@@ -1,7 +1,7 @@
 import type { ProductListName } from '@store/contract';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useProductList } from '../api/get-product-list.ts';
 import { ProductGrid, ProductGridSkeleton } from './product-grid.tsx';
 import styles from './product-list-section.module.css';

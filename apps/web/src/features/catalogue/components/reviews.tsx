@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ChevronLeftIcon, ChevronRightIcon, StarIcon } from '../../../components/ui/icons.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useReviews } from '../api/get-reviews.ts';
 import styles from './reviews.module.css';
 

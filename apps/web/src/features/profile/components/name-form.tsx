@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { NAME_MAX, NameUpdateRequestSchema } from '@store/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import formStyles from '../../auth/components/form.module.css';
 import { Field, FormBanner, useMessageText } from '../../auth/components/form-parts.tsx';
 import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import formStyles from '../../auth/components/form.module.css';
 import { FormBanner } from '../../auth/components/form-parts.tsx';
 import { useRequestEmailVerification } from '../api/request-email-verification.ts';

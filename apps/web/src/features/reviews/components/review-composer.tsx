@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { openAuth } from '../../auth/account-ui-store.ts';
 import { useSession } from '../../auth/hooks/use-session.ts';
 import styles from './review-form.module.css';

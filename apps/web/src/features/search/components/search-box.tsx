@@ -1,10 +1,10 @@
 import { SEARCH_DEBOUNCE_MS, SEARCH_MAX } from '@store/contract';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { CloseIcon, SearchIcon } from '../../../components/ui/icons.tsx';
 import { cut } from '../../../lib/text.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useSearchHints } from '../api/get-search-hints.ts';
 import styles from './search-box.module.css';
 
