@@ -1,22 +1,27 @@
-import { Outlet, useNavigation } from 'react-router-dom';
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from '../components/layout/footer.tsx';
 import { Header } from '../components/layout/header.tsx';
 import { Sidebar } from '../components/layout/sidebar.tsx';
+import { PageSkeleton } from '../components/ui/page-skeleton.tsx';
 import { AccountHost } from '../features/auth/components/account-host.tsx';
 import { BasketUiProvider } from '../features/basket/components/basket-ui-provider.tsx';
+import { useNavigationPending } from '../lib/transition-router.tsx';
 import styles from './layout.module.css';
+import { RouteErrorBoundary } from './route-page.tsx';
 import { ScrollManager } from './scroll-manager.tsx';
 
-/** Top bar, sidebar and footer around every browsing screen. */
+/** Top bar, sidebar and footer around every browsing screen; the first visit shows a skeleton page. */
 export function AppLayout() {
-  const navigation = useNavigation();
+  const pending = useNavigationPending();
+  const location = useLocation();
   return (
     <BasketUiProvider>
       <ScrollManager />
       <div
-        className={`${styles.progress} ${navigation.state !== 'idle' ? styles.progressActive : ''}`}
+        className={`${styles.progress} ${pending ? styles.progressActive : ''}`}
         role="progressbar"
-        aria-hidden={navigation.state === 'idle'}
+        aria-hidden={!pending}
       />
       <Header />
       <div className={styles.shell}>
@@ -24,7 +29,12 @@ export function AppLayout() {
           <Sidebar />
         </aside>
         <main className={styles.main} id="main">
-          <Outlet />
+          {/* Mounted once: a navigation keeps the page on screen until the next one is ready. */}
+          <RouteErrorBoundary location={location}>
+            <Suspense fallback={<PageSkeleton />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
         </main>
       </div>
       <Footer />

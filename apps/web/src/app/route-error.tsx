@@ -1,4 +1,3 @@
-import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router-dom';
 import { EmptyState } from '../components/ui/empty-state.tsx';
 import { NotFoundView } from '../components/ui/not-found-view.tsx';
 import { isNotFound } from '../lib/api-client.ts';
@@ -6,14 +5,12 @@ import { useTranslation } from '../lib/use-translation.tsx';
 import styles from './route-error.module.css';
 
 /** A page that failed to load: a missing product or category is the 404 page, the rest can retry. */
-export function RouteError() {
-  const error = useRouteError();
+export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
-  const revalidator = useRevalidator();
-  if (isNotFound(error) || (isRouteErrorResponse(error) && error.status === 404)) return <NotFoundView />;
+  if (isNotFound(error)) return <NotFoundView />;
   return (
     <EmptyState title={t('errors.generic')} text={t('errors.genericText')}>
-      <button type="button" className={styles.retry} onClick={() => revalidator.revalidate()}>
+      <button type="button" className={styles.retry} onClick={onRetry}>
         {t('errors.tryAgain')}
       </button>
     </EmptyState>

@@ -1,48 +1,60 @@
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { PageSkeleton } from '../components/ui/page-skeleton.tsx';
+import { matchRoutes, Route, Routes } from 'react-router-dom';
+import { PROFILE_PATH } from '../features/auth/private-paths.ts';
 import { AppLayout } from './layout.tsx';
-import { RouteError } from './route-error.tsx';
+import { type PageRoute, pageWithProps, preloadPage, RoutePage } from './route-page.tsx';
 import type { InfoPageName } from './routes/info-page.tsx';
-import { CATEGORY_ROUTE_ID } from './scroll-manager.tsx';
+import { CATEGORY_PATH } from './scroll-manager.tsx';
 
-const infoRoute = (path: string, page: InfoPageName): RouteObject => ({
-  path,
-  id: `info-${page}`,
-  handle: { infoPage: page },
-  lazy: () => import('./routes/info-page.tsx'),
-});
+const home = () => import('./routes/home.tsx');
+const infoPage = () => import('./routes/info-page.tsx');
+const info = (page: InfoPageName) => pageWithProps(`info-${page}`, infoPage, { page });
 
-/** SPEC.md section 2: every route, each loaded on demand; ids are the route names the spec uses. */
-export const routes: RouteObject[] = [
-  {
-    element: <AppLayout />,
-    children: [
-      {
-        id: 'pages',
-        errorElement: <RouteError />,
-        HydrateFallback: PageSkeleton,
-        children: [
-          { index: true, id: 'Index', lazy: () => import('./routes/home.tsx') },
-          // Overlays on home: the page is Index, and the account dialogs (loaded for these paths) add the form.
-          { path: 'password-reset/:token', id: 'PasswordReset', lazy: () => import('./routes/home.tsx') },
-          { path: 'verify-email/:hashToken', id: 'VerifyEmail', lazy: () => import('./routes/home.tsx') },
-          { path: 'profile', id: 'profile', handle: { private: true }, lazy: () => import('./routes/profile.tsx') },
-          { path: 'noveltes', id: 'Novelties', lazy: () => import('./routes/novelties.tsx') },
-          { path: 'discounts', id: 'Discounts', lazy: () => import('./routes/discounts.tsx') },
-          { path: 'holiday', id: 'Holiday', lazy: () => import('./routes/holiday.tsx') },
-          { path: 'category/:id', id: CATEGORY_ROUTE_ID, lazy: () => import('./routes/category.tsx') },
-          { path: 'product/:id', id: 'Product', lazy: () => import('./routes/product.tsx') },
-          { path: 'search/:searchStr', id: 'search', lazy: () => import('./routes/search.tsx') },
-          infoRoute('privacy', 'privacy'),
-          infoRoute('contract-offer', 'contractOffer'),
-          infoRoute('requisites', 'requisites'),
-          infoRoute('guarantees', 'guarantees'),
-          infoRoute('faq', 'faq'),
-          { path: '*', id: 'NotFound', lazy: () => import('./routes/not-found.tsx') },
-        ],
-      },
-    ],
-  },
+/**
+ * SPEC.md section 2: every route, each page's code loaded on demand; ids are the route names the
+ * spec uses.
+ */
+const PAGES: { path: string; route: PageRoute }[] = [
+  { path: '/', route: { id: 'Index', load: home } },
+  // Overlays on home: the page is Index, and the account dialogs (loaded for these paths) add the form.
+  { path: '/password-reset/:token', route: { id: 'PasswordReset', load: home } },
+  { path: '/verify-email/:hashToken', route: { id: 'VerifyEmail', load: home } },
+  { path: PROFILE_PATH, route: { id: 'profile', load: () => import('./routes/profile.tsx') } },
+  { path: '/noveltes', route: { id: 'Novelties', load: () => import('./routes/novelties.tsx') } },
+  { path: '/discounts', route: { id: 'Discounts', load: () => import('./routes/discounts.tsx') } },
+  { path: '/holiday', route: { id: 'Holiday', load: () => import('./routes/holiday.tsx') } },
+  { path: CATEGORY_PATH, route: { id: 'Category', load: () => import('./routes/category.tsx') } },
+  { path: '/product/:id', route: { id: 'Product', load: () => import('./routes/product.tsx') } },
+  { path: '/search/:searchStr', route: { id: 'search', load: () => import('./routes/search.tsx') } },
+  { path: '/privacy', route: info('privacy') },
+  { path: '/contract-offer', route: info('contractOffer') },
+  { path: '/requisites', route: info('requisites') },
+  { path: '/guarantees', route: info('guarantees') },
+  { path: '/faq', route: info('faq') },
+  { path: '*', route: { id: 'NotFound', load: () => import('./routes/not-found.tsx') } },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+/** The layout holds the pages' Suspense and error boundaries. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppLayout />}>
+        {PAGES.map(({ path, route }) => (
+          <Route key={route.id} path={path} element={<RoutePage route={route} />} />
+        ))}
+      </Route>
+    </Routes>
+  );
+}
+
+/**
+ * Starts the first page's code and data for `location` before anything renders, while the texts
+ * load: the page is then usually ready when React first asks for it.
+ */
+export function preloadFirstPage(location: Parameters<typeof preloadPage>[1]) {
+  const match = matchRoutes(
+    PAGES.map(({ path }, index) => ({ path, id: String(index) })),
+    location.pathname,
+  )?.at(-1);
+  const page = match ? PAGES[Number(match.route.id)] : undefined;
+  if (page && match) preloadPage(page.route, location, match.params);
+}

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useLocation, useMatches, useNavigationType } from 'react-router-dom';
+import { matchPath, useLocation, useNavigationType } from 'react-router-dom';
 
-export const CATEGORY_ROUTE_ID = 'Category';
+export const CATEGORY_PATH = '/category/:id';
 export const INSTRUCTIONS_HASH = '#instructions';
 
 /**
@@ -14,7 +14,7 @@ export const INSTRUCTIONS_HASH = '#instructions';
 export function ScrollManager() {
   const location = useLocation();
   const navigationType = useNavigationType();
-  const isCategory = useMatches().some((match) => match.id === CATEGORY_ROUTE_ID);
+  const isCategory = matchPath(CATEGORY_PATH, location.pathname) !== null;
   const positions = useRef(new Map<string, number>());
   const currentKey = useRef<string | null>(null);
   const previous = useRef<{ pathname: string; search: string; isCategory: boolean } | null>(null);

@@ -20,6 +20,9 @@ export class ApiError extends Error {
 
 export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
+/** For a page whose address cannot name anything (a malformed id): shown as the 404 page. */
+export const notFound = () => new ApiError(404, 'Not found');
+
 /** SPEC.md section 7: every call says it is XHR, and carries the bearer token when there is one. */
 function headers(extra: Record<string, string> = {}): Record<string, string> {
   const token = getToken();

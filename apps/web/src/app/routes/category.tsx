@@ -1,5 +1,5 @@
 import { SlugParamsSchema, STORE_CURRENCY } from '@store/contract';
-import { data, type LoaderFunctionArgs, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { categoriesQueryOptions, useCategories } from '../../features/catalogue/api/get-categories.ts';
 import { categoryListingQueryOptions, useCategoryListing } from '../../features/catalogue/api/get-category-listing.ts';
 import { countriesQueryOptions } from '../../features/catalogue/api/get-countries.ts';
@@ -7,18 +7,20 @@ import { parseListingFilters } from '../../features/catalogue/api/listing-filter
 import { ListingView } from '../../features/catalogue/components/listing-view.tsx';
 import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
 import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
+import { notFound } from '../../lib/api-client.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import type { LoaderArgs } from '../route-page.tsx';
 
 function slugOf(params: { id?: string }): string {
   const parsed = SlugParamsSchema.safeParse({ id: params.id ?? '' });
-  if (!parsed.success) throw data(null, { status: 404 });
+  if (!parsed.success) throw notFound();
   return parsed.data.id;
 }
 
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, url }: LoaderArgs) {
   const slug = slugOf(params);
-  const filters = parseListingFilters(new URL(request.url).searchParams);
+  const filters = parseListingFilters(url.searchParams);
   void queryClient.prefetchQuery(countriesQueryOptions());
   void queryClient.prefetchQuery(categoriesQueryOptions());
   await queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters));

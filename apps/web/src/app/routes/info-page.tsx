@@ -1,4 +1,3 @@
-import { useMatches } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../components/layout/footer.tsx';
 import { ensureTexts } from '../../lib/i18n.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -84,8 +83,6 @@ function InfoPage({ page }: { page: InfoPageName }) {
   );
 }
 
-const INFO_PAGES: readonly InfoPageName[] = ['privacy', 'contractOffer', 'requisites', 'guarantees', 'faq'];
-
 /** The route's handle names the page: one lazy module serves the five information pages. */
 /** The pages' bodies live in their own part of the catalogue; the route waits for it. */
 export async function loader() {
@@ -93,8 +90,6 @@ export async function loader() {
   return null;
 }
 
-export function Component() {
-  const handle = useMatches().at(-1)?.handle as { infoPage?: unknown } | undefined;
-  const page = INFO_PAGES.find((name) => name === handle?.infoPage) ?? 'faq';
+export function Component({ page }: { page: InfoPageName }) {
   return <InfoPage page={page} />;
 }

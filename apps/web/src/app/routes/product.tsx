@@ -1,5 +1,5 @@
 import { ProductIdParamsSchema } from '@store/contract';
-import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { BoltIcon, CartIcon, ShieldIcon } from '../../components/ui/icons.tsx';
 import { useBuy } from '../../features/basket/hooks/use-buy.ts';
 import { productQueryOptions, useProduct } from '../../features/catalogue/api/get-product.ts';
@@ -11,21 +11,23 @@ import { ProductCover } from '../../features/catalogue/components/product-cover.
 import { ProductGrid } from '../../features/catalogue/components/product-grid.tsx';
 import { Reviews } from '../../features/catalogue/components/reviews.tsx';
 import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
+import { notFound } from '../../lib/api-client.ts';
 import { currencyName, formatNumber } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
+import type { LoaderArgs } from '../route-page.tsx';
 import { INSTRUCTIONS_HASH } from '../scroll-manager.tsx';
 import styles from './product.module.css';
 
 function idOf(params: { id?: string }): number {
   const parsed = ProductIdParamsSchema.safeParse({ id: params.id ?? '' });
-  if (!parsed.success) throw data(null, { status: 404 });
+  if (!parsed.success) throw notFound();
   return parsed.data.id;
 }
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params }: LoaderArgs) {
   const id = idOf(params);
   void queryClient.prefetchQuery(similarProductsQueryOptions(id));
   void queryClient.prefetchQuery(reviewsQueryOptions(id, 1));
@@ -111,7 +113,7 @@ export function Component() {
               <CartIcon size={18} />
               {item.in_stock ? t('product.buy') : t('product.outOfStock')}
             </button>
-            <Link to={{ hash: INSTRUCTIONS_HASH }} className={styles.howTo} preventScrollReset>
+            <Link to={{ hash: INSTRUCTIONS_HASH }} className={styles.howTo}>
               {t('product.howToActivate')}
             </Link>
           </div>

@@ -1,5 +1,5 @@
 import { STORE_CURRENCY } from '@store/contract';
-import { Navigate, redirect, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from 'react-router-dom';
 import { useUser } from '../../features/auth/api/get-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useSession } from '../../features/auth/hooks/use-session.ts';
@@ -16,11 +16,9 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
-/** SPEC.md section 6: the profile is private; without a session it is Index. */
+/** SPEC.md section 6: the profile is private; without a session it is Index (the page redirects). */
 export function loader() {
-  if (!getToken()) throw redirect('/');
-  void queryClient.prefetchQuery(balanceQueryOptions());
-  return null;
+  if (getToken()) void queryClient.prefetchQuery(balanceQueryOptions());
 }
 
 export function Component() {

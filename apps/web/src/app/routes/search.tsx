@@ -1,5 +1,5 @@
 import { SEARCH_MAX, SearchParamsSchema, STORE_CURRENCY } from '@store/contract';
-import { type LoaderFunctionArgs, redirect, useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
 import { SearchIcon } from '../../components/ui/icons.tsx';
 import { countriesQueryOptions } from '../../features/catalogue/api/get-countries.ts';
 import { parseListingFilters } from '../../features/catalogue/api/listing-filters.ts';
@@ -10,6 +10,7 @@ import { searchResultsQueryOptions, useSearchResults } from '../../features/sear
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
+import type { LoaderArgs } from '../route-page.tsx';
 
 /** The search text of the URL, cut to the search limit; null when blank. */
 function queryOf(params: { searchStr?: string }): string | null {
@@ -17,21 +18,22 @@ function queryOf(params: { searchStr?: string }): string | null {
   return parsed.success ? parsed.data.query : null;
 }
 
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, url }: LoaderArgs) {
   const query = queryOf(params);
-  // SPEC.md section 2: an empty search goes home.
-  if (query === null) return redirect('/');
+  // SPEC.md section 2: an empty search goes home (the page redirects).
+  if (query === null) return;
   void queryClient.prefetchQuery(countriesQueryOptions());
-  await queryClient.ensureQueryData(
-    searchResultsQueryOptions(query, parseListingFilters(new URL(request.url).searchParams)),
-  );
-  return null;
+  await queryClient.ensureQueryData(searchResultsQueryOptions(query, parseListingFilters(url.searchParams)));
 }
 
 /** Search results with the same filters as a category (no category filter: search spans them all). */
 export function Component() {
+  const query = queryOf(useParams());
+  return query === null ? <Navigate to="/" replace /> : <SearchResults query={query} />;
+}
+
+function SearchResults({ query }: { query: string }) {
   const { t } = useTranslation();
-  const query = queryOf(useParams()) ?? '';
   const [filters, setFilters] = useListingFilters();
   const results = useSearchResults(query, filters);
   useDocumentTitle(t('search.resultsTitle', { query }));

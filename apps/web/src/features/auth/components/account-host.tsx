@@ -1,16 +1,14 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { matchPath, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { getToken } from '../../../lib/session-store.ts';
 import { useAccountUi } from '../account-ui-store.ts';
 import { hasEmailLink, PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
 import { useSession } from '../hooks/use-session.ts';
+import { isPrivatePath } from '../private-paths.ts';
 
 const AccountDialogs = lazy(() => import('./account-dialogs.tsx'));
 
 const refreshSession = () => import('../api/get-user.ts').then((module) => module.refreshSession());
-
-const isPrivate = (handle: unknown) =>
-  typeof handle === 'object' && handle !== null && 'private' in handle && handle.private === true;
 
 /**
  * Part of the first page load, so it only decides when the account code is needed:
@@ -23,9 +21,8 @@ export function AccountHost() {
   const ui = useAccountUi();
   const { pathname, search } = useLocation();
   const { token } = useSession();
-  const matches = useMatches();
   const navigate = useNavigate();
-  const onPrivateRoute = matches.some((match) => isPrivate(match.handle));
+  const onPrivateRoute = isPrivatePath(pathname);
   const wanted =
     Boolean(ui.auth || ui.resetRequest || ui.notice) ||
     (pathname === '/' && hasEmailLink(search)) ||

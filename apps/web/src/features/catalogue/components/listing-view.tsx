@@ -1,10 +1,10 @@
 import type { Category, ProductPage } from '@store/contract';
 import type { ReactNode } from 'react';
-import { useNavigation } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { formatNumber } from '../../../lib/format.ts';
+import { useNavigationPending } from '../../../lib/transition-router.tsx';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useCountries } from '../api/get-countries.ts';
@@ -31,9 +31,9 @@ export function ListingView(props: ListingViewProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const countries = useCountries();
-  const navigation = useNavigation();
+  const pending = useNavigationPending();
   const { result } = props;
-  const busy = props.busy || navigation.state === 'loading';
+  const busy = props.busy || pending;
   return (
     <>
       <PageHeader

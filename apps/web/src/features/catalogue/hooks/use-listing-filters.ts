@@ -9,7 +9,7 @@ export function useListingFilters() {
   const filters = useMemo(() => parseListingFilters(searchParams), [searchParams]);
   const setFilters = useCallback(
     (next: ListingFilters) => {
-      setSearchParams(new URLSearchParams(toSearch(filtersToParams(next))), { preventScrollReset: true });
+      setSearchParams(new URLSearchParams(toSearch(filtersToParams(next))));
     },
     [setSearchParams],
   );

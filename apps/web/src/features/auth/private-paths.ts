@@ -1,0 +1,7 @@
+import { matchPath } from 'react-router-dom';
+
+/** SPEC.md section 6: the pages only a signed-in customer sees; without a session they are Index. */
+export const PROFILE_PATH = '/profile';
+const PRIVATE_PATHS = [PROFILE_PATH];
+
+export const isPrivatePath = (pathname: string) => PRIVATE_PATHS.some((path) => matchPath(path, pathname) !== null);
