@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorKeys } from './errors.ts';
 import {
   EMAIL_MAX,
@@ -12,7 +12,9 @@ import {
 
 // ---------------------------------------------------------------------------------------------
 // Field rules of SPEC.md section 5, one definition for the server's parsing and the client's forms.
-// Lengths are measured on trimmed text; every message is a key the client translates.
+// Lengths are measured on trimmed text; every message is a key the client translates. Written with
+// zod/mini like the catalogue: the web app's forms share zod's core with its first page, and the
+// classic API would make that shared core carry every string format it knows.
 
 /** Letters a password may hold: Latin, Cyrillic and Devanagari letters, and digits. */
 export const PASSWORD_PATTERN = /^[A-Za-z0-9\u0400-\u04FF\u0900-\u097F]+$/;
@@ -20,37 +22,45 @@ export const NAME_PATTERN = /^[A-Za-z0-9]+$/;
 /** A practical address pattern: something@something.tld, no spaces, no second @. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
-const requiredText = z.string({ error: ErrorKeys.requiredField }).trim().min(1, { error: ErrorKeys.requiredField });
+const requiredText = z
+  .string({ error: ErrorKeys.requiredField })
+  .check(z.trim(), z.minLength(1, { error: ErrorKeys.requiredField }));
 
-export const EmailSchema = requiredText
-  .max(EMAIL_MAX, { error: ErrorKeys.tooLong })
-  .regex(EMAIL_PATTERN, { error: ErrorKeys.invalidEmailFormat })
-  .transform((email) => email.toLowerCase());
+export const EmailSchema = z.pipe(
+  requiredText.check(
+    z.maxLength(EMAIL_MAX, { error: ErrorKeys.tooLong }),
+    z.regex(EMAIL_PATTERN, { error: ErrorKeys.invalidEmailFormat }),
+  ),
+  z.transform((email: string) => email.toLowerCase()),
+);
 
-export const NameSchema = requiredText
-  .min(NAME_MIN, { error: ErrorKeys.nameTooShort })
-  .max(NAME_MAX, { error: ErrorKeys.nameTooLong })
-  .regex(NAME_PATTERN, { error: ErrorKeys.onlyLatinAndNumbers });
+export const NameSchema = requiredText.check(
+  z.minLength(NAME_MIN, { error: ErrorKeys.nameTooShort }),
+  z.maxLength(NAME_MAX, { error: ErrorKeys.nameTooLong }),
+  z.regex(NAME_PATTERN, { error: ErrorKeys.onlyLatinAndNumbers }),
+);
 
 /** The password a login sends: anything non-blank up to the maximum; the server does the rest. */
-export const LoginPasswordSchema = z
-  .string({ error: ErrorKeys.requiredField })
-  .min(1, { error: ErrorKeys.requiredField })
-  .max(PASSWORD_MAX, { error: ErrorKeys.tooLong })
-  .refine((value) => value.trim().length > 0, { error: ErrorKeys.requiredField });
+export const LoginPasswordSchema = z.string({ error: ErrorKeys.requiredField }).check(
+  z.minLength(1, { error: ErrorKeys.requiredField }),
+  z.maxLength(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+  z.refine((value: string) => value.trim().length > 0, { error: ErrorKeys.requiredField }),
+);
 
 /** A new password: PASSWORD_MIN to PASSWORD_MAX letters of the allowed scripts and digits. */
 export const NewPasswordSchema = z
   .string({ error: ErrorKeys.requiredField })
-  .min(1, { error: ErrorKeys.requiredField })
-  .max(PASSWORD_MAX, { error: ErrorKeys.tooLong })
-  .regex(PASSWORD_PATTERN, { error: ErrorKeys.passwordInvalid })
-  .min(PASSWORD_MIN, { error: ErrorKeys.passwordTooShort });
+  .check(
+    z.minLength(1, { error: ErrorKeys.requiredField }),
+    z.maxLength(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
+    z.regex(PASSWORD_PATTERN, { error: ErrorKeys.passwordInvalid }),
+    z.minLength(PASSWORD_MIN, { error: ErrorKeys.passwordTooShort }),
+  );
 
 /** Tokens from emailed links: 43 characters of base64url (32 random bytes). */
 export const EmailTokenSchema = z
   .string({ error: (issue) => (issue.input === undefined ? ErrorKeys.requiredField : ErrorKeys.tokenInvalid) })
-  .regex(/^[A-Za-z0-9_-]{43}$/, { error: ErrorKeys.tokenInvalid });
+  .check(z.regex(/^[A-Za-z0-9_-]{43}$/, { error: ErrorKeys.tokenInvalid }));
 
 // ---------------------------------------------------------------------------------------------
 // Requests. Field names are SPEC.md section 7's.
@@ -61,12 +71,12 @@ export type LoginRequest = z.input<typeof LoginRequestSchema>;
 /** The repeat of a new password: compared with it by `matches`, so only its length is checked here. */
 const PasswordRepeatSchema = z
   .string({ error: ErrorKeys.requiredField })
-  .max(PASSWORD_MAX, { error: ErrorKeys.tooLong });
+  .check(z.maxLength(PASSWORD_MAX, { error: ErrorKeys.tooLong }));
 
 /** Refuses a body whose `repeat` field differs from its `password` field, under the repeat. */
 const matches =
   <K extends string, R extends string>(password: K, repeat: R) =>
-  (body: Record<K | R, string>, ctx: z.RefinementCtx) => {
+  (body: Record<K | R, string>, ctx: z.core.$RefinementCtx<Record<K | R, string>>) => {
     if (body[password] !== body[repeat]) {
       ctx.addIssue({ code: 'custom', path: [repeat], message: ErrorKeys.passwordsDoNotMatch });
     }
@@ -79,9 +89,9 @@ export const RegisterRequestSchema = z
     password: NewPasswordSchema,
     password_confirmation: PasswordRepeatSchema,
     /** The customer's interface language; the emails are written in it. */
-    locale: z.enum(['pt-BR', 'en', 'ru', 'hi']).optional(),
+    locale: z.optional(z.enum(['pt-BR', 'en', 'ru', 'hi'])),
   })
-  .superRefine(matches('password', 'password_confirmation'));
+  .check(z.superRefine(matches('password', 'password_confirmation')));
 export type RegisterRequest = z.input<typeof RegisterRequestSchema>;
 
 export const PasswordResetRequestSchema = z.object({ email: EmailSchema });
@@ -92,7 +102,7 @@ export const PasswordResetConfirmSchema = z
     password: NewPasswordSchema,
     password_confirmation: PasswordRepeatSchema,
   })
-  .superRefine(matches('password', 'password_confirmation'));
+  .check(z.superRefine(matches('password', 'password_confirmation')));
 export type PasswordResetConfirm = z.input<typeof PasswordResetConfirmSchema>;
 
 export const TokenParamsSchema = z.object({ token: EmailTokenSchema });
@@ -109,7 +119,7 @@ export const PasswordUpdateRequestSchema = z
     newPassword: NewPasswordSchema,
     new_password_confirmation: PasswordRepeatSchema,
   })
-  .superRefine(matches('newPassword', 'new_password_confirmation'));
+  .check(z.superRefine(matches('newPassword', 'new_password_confirmation')));
 export type PasswordUpdateRequest = z.input<typeof PasswordUpdateRequestSchema>;
 
 export const NameUpdateRequestSchema = z.object({ name: NameSchema });
@@ -119,27 +129,28 @@ export const LocaleUpdateRequestSchema = z.object({ locale: z.enum(['pt-BR', 'en
 
 /** A whole number sent as a JSON number or as a string of digits (a route parameter passed on). */
 const wholeNumber = (min: number, max: number) =>
-  z
-    .union(
-      [z.number({ error: ErrorKeys.notANumber }), z.string().regex(/^\d{1,10}$/, { error: ErrorKeys.notANumber })],
-      {
-        error: (issue) => (issue.input === undefined ? ErrorKeys.requiredField : ErrorKeys.notANumber),
-      },
-    )
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int({ error: ErrorKeys.notANumber })
-        .min(min, { error: ErrorKeys.tooSmall })
-        .max(max, { error: ErrorKeys.tooLarge }),
-    );
+  z.pipe(
+    z.pipe(
+      z.union(
+        [
+          z.number({ error: ErrorKeys.notANumber }),
+          z.string().check(z.regex(/^\d{1,10}$/, { error: ErrorKeys.notANumber })),
+        ],
+        { error: (issue) => (issue.input === undefined ? ErrorKeys.requiredField : ErrorKeys.notANumber) },
+      ),
+      z.transform(Number),
+    ),
+    z
+      .int({ error: ErrorKeys.notANumber })
+      .check(z.minimum(min, { error: ErrorKeys.tooSmall }), z.maximum(max, { error: ErrorKeys.tooLarge })),
+  );
 
 export const ReviewCreateRequestSchema = z.object({
   productId: wholeNumber(1, 2_147_483_647),
   rating: wholeNumber(1, 5),
-  text: requiredText
-    .min(REVIEW_TEXT_MIN, { error: ErrorKeys.tooShort })
-    .max(REVIEW_TEXT_MAX, { error: ErrorKeys.tooLong }),
+  text: requiredText.check(
+    z.minLength(REVIEW_TEXT_MIN, { error: ErrorKeys.tooShort }),
+    z.maxLength(REVIEW_TEXT_MAX, { error: ErrorKeys.tooLong }),
+  ),
 });
 export type ReviewCreateRequest = z.input<typeof ReviewCreateRequestSchema>;

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { NAME_MAX, RegisterRequestSchema } from '@store/contract';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isLanguage } from '../../../lib/i18n.ts';
 import { Trans, useTranslation } from '../../../lib/use-translation.tsx';
 import { useRegister } from '../api/register.ts';
@@ -11,8 +11,8 @@ import styles from './form.module.css';
 import { EmailInput, Field, FormBanner, NewPasswordFields, useMessageText } from './form-parts.tsx';
 
 /** The payload's rules from the contract, plus the agreement the form alone asks for. */
-const RegisterFormSchema = RegisterRequestSchema.safeExtend({
-  agreement: z.boolean().refine((value) => value, { error: 'auth.agreementRequired' }),
+const RegisterFormSchema = z.safeExtend(RegisterRequestSchema, {
+  agreement: z.boolean().check(z.refine((value: boolean) => value, { error: 'auth.agreementRequired' })),
 });
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation', 'agreement'] as const;
