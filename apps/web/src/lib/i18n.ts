@@ -17,8 +17,9 @@ const catalogues: Record<Language, () => Promise<{ default: Catalogue }>> = {
 };
 
 /**
- * Texts only some pages read, kept out of the first download and merged into the catalogue when a
- * page that needs them loads: the information pages' bodies are a third of every catalogue.
+ * Texts only some screens read, kept out of the first download and merged into the catalogue when
+ * a screen that needs them loads: the information pages' bodies (a third of every catalogue), and
+ * the account screens' forms, messages and profile (another third of what was left).
  */
 const parts = {
   info: {
@@ -26,6 +27,12 @@ const parts = {
     en: () => import('../locales/info/en.json'),
     ru: () => import('../locales/info/ru.json'),
     hi: () => import('../locales/info/hi.json'),
+  },
+  account: {
+    'pt-BR': () => import('../locales/account/pt-BR.json'),
+    en: () => import('../locales/account/en.json'),
+    ru: () => import('../locales/account/ru.json'),
+    hi: () => import('../locales/account/hi.json'),
   },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Catalogue }>>>;
 export type TextPart = keyof typeof parts;

@@ -2,12 +2,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { Translator } from '../lib/translator.ts';
+import { mergeTexts, Translator } from '../lib/translator.ts';
 import { TranslatorProvider } from '../lib/use-translation.tsx';
+import enAccount from '../locales/account/en.json';
 import en from '../locales/en.json';
+import enInfo from '../locales/info/en.json';
 
 export function createTestI18n() {
-  return new Translator('en', en);
+  // The whole catalogue, as a visit that has opened every screen holds it.
+  return new Translator('en', [enInfo, enAccount].reduce(mergeTexts, en));
 }
 
 /** Shows where the router is, so tests can assert on navigation. */

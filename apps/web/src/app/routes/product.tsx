@@ -13,6 +13,7 @@ import { Reviews } from '../../features/catalogue/components/reviews.tsx';
 import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
 import { notFound } from '../../lib/api-client.ts';
 import { currencyName, formatNumber } from '../../lib/format.ts';
+import { ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
@@ -31,8 +32,8 @@ export async function loader({ params }: LoaderArgs) {
   const id = idOf(params);
   void queryClient.prefetchQuery(similarProductsQueryOptions(id));
   void queryClient.prefetchQuery(reviewsQueryOptions(id, 1));
-  await queryClient.ensureQueryData(productQueryOptions(id));
-  return null;
+  // The review form's texts live with the account screens' part of the catalogue.
+  await Promise.all([queryClient.ensureQueryData(productQueryOptions(id)), ensureTexts('account')]);
 }
 
 /** Numbered steps of the instructions as a list; "1. Open..." loses its own number. */

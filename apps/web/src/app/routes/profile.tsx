@@ -10,6 +10,7 @@ import { PasswordForm } from '../../features/profile/components/password-form.ts
 import styles from '../../features/profile/components/profile.module.css';
 import { VerificationStatus } from '../../features/profile/components/verification-status.tsx';
 import { formatPrice } from '../../lib/format.ts';
+import { ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { getToken } from '../../lib/session-store.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -17,8 +18,9 @@ import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
 /** SPEC.md section 6: the profile is private; without a session it is Index (the page redirects). */
-export function loader() {
+export async function loader() {
   if (getToken()) void queryClient.prefetchQuery(balanceQueryOptions());
+  await ensureTexts('account');
 }
 
 export function Component() {

@@ -1,12 +1,16 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { matchPath, useLocation, useNavigate } from 'react-router-dom';
+import { ensureTexts } from '../../../lib/i18n.ts';
 import { getToken } from '../../../lib/session-store.ts';
 import { useAccountUi } from '../account-ui-store.ts';
 import { hasEmailLink, PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
 import { useSession } from '../hooks/use-session.ts';
 import { isPrivatePath } from '../private-paths.ts';
 
-const AccountDialogs = lazy(() => import('./account-dialogs.tsx'));
+// The dialogs' code and their texts, which the first download leaves out, load together.
+const AccountDialogs = lazy(() =>
+  Promise.all([import('./account-dialogs.tsx'), ensureTexts('account')]).then(([module]) => module),
+);
 
 const refreshSession = () => import('../api/get-user.ts').then((module) => module.refreshSession());
 
