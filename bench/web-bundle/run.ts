@@ -10,8 +10,9 @@ import webConfig from '../../apps/web/vite.config.ts';
 /**
  * bench/web-bundle: the JavaScript a first visit to the home route downloads (gzip level 9), against
  * floors built in the same run with the web app's own Vite configuration: the least a home page on
- * the same stack can be (React 19, react-router, react-query, i18next), alone, with a zod response
- * schema, and with the same schema in zod/mini.
+ * the same stack can be (React 19, react-router in the declarative mode the store uses,
+ * react-query), alone, with a zod response schema, with the same schema in zod/mini, and with
+ * react-router's data router instead.
  *
  *   pnpm --filter @store/bench web-bundle
  *
@@ -51,7 +52,7 @@ function initialKb(dist: string, keys: string[]): number {
     .reduce((sum, file) => sum + gzipKb(path.join(dist, file)), 0);
 }
 
-async function buildFloor(parse: 'none' | 'zod' | 'zod-mini'): Promise<number> {
+async function buildFloor(parse: 'none' | 'zod' | 'zod-mini', router: 'declarative' | 'data' = 'declarative') {
   const floorDir = path.join(here, 'floor');
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'web-bundle-floor-'));
   try {
@@ -60,7 +61,12 @@ async function buildFloor(parse: 'none' | 'zod' | 'zod-mini'): Promise<number> {
       root: floorDir,
       configFile: false,
       logLevel: 'warn',
-      resolve: { alias: [{ find: /^floor-parse$/, replacement: path.join(floorDir, `parse-${parse}.ts`) }] },
+      resolve: {
+        alias: [
+          { find: /^floor-parse$/, replacement: path.join(floorDir, `parse-${parse}.ts`) },
+          { find: /^floor-router$/, replacement: path.join(floorDir, `router-${router}.tsx`) },
+        ],
+      },
       build: { outDir, emptyOutDir: true, manifest: true },
     });
     await build(config);
@@ -79,18 +85,21 @@ const store = buildStore();
 const floor = await buildFloor('none');
 const floorZod = await buildFloor('zod');
 const floorZodMini = await buildFloor('zod-mini');
+const floorDataRouter = await buildFloor('none', 'data');
 
 const rows: [string, number][] = [
   ['store: home route, initial JavaScript', store],
-  ['floor: React 19 + react-router + react-query + i18next', floor],
+  ['floor: React 19 + react-router + react-query', floor],
   ['floor + one response schema in zod', floorZod],
   ['floor + the same schema in zod/mini', floorZodMini],
+  ["floor with react-router's data router", floorDataRouter],
 ];
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log(`\nJavaScript before the home route runs, gzip level 9 (budget ${BUDGET_KB} KB)\n`);
 for (const [name, kb] of rows) console.log(`${name.padEnd(width)}  ${kb.toFixed(1).padStart(6)} KB`);
 console.log(`\nThe store's own code and its other libraries: ${(store - floor).toFixed(1)} KB over the floor.`);
 console.log(`zod costs ${(floorZod - floor).toFixed(1)} KB; zod/mini ${(floorZodMini - floor).toFixed(1)} KB.`);
+console.log(`The data router costs ${(floorDataRouter - floor).toFixed(1)} KB more than the declarative mode.`);
 
 const resultsDir = path.join(repoRoot, 'bench/results');
 mkdirSync(resultsDir, { recursive: true });
