@@ -86,6 +86,40 @@ test('category: filter by price and country, sort, and keep it all in the URL', 
   expect(await cardPrices(page)).toEqual(prices);
 });
 
+/** Follows a link the way a keyboard does, so the page does not scroll to it first. */
+async function follow(link: ReturnType<Page['getByRole']>) {
+  await link.evaluate((element) => (element as HTMLElement).focus({ preventScroll: true }));
+  await link.page().keyboard.press('Enter');
+}
+
+const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
+
+test('scroll: a category keeps its place between categories and for Back; a product starts at the top', async ({
+  page,
+}) => {
+  const catalogue = page.getByRole('navigation', { name: 'Catalogue' });
+  await page.goto('/category/steam');
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 700));
+  await expect.poll(() => scrollY(page)).toBe(700);
+
+  // A category not seen yet starts at the top; going on to one seen before restores its place.
+  await follow(catalogue.getByRole('link', { name: /PlayStation/ }));
+  await expect(page.getByRole('heading', { name: 'PlayStation', level: 1 })).toBeVisible();
+  await expect.poll(() => scrollY(page)).toBe(0);
+  await follow(catalogue.getByRole('link', { name: /Steam/ }));
+  await expect(page.getByRole('heading', { name: 'Steam', level: 1 })).toBeVisible();
+  await expect.poll(() => scrollY(page)).toBe(700);
+
+  await follow(page.getByTestId('product-card').nth(4).getByRole('link', { name: 'More details' }));
+  await expect(page.getByTestId('product-page')).toBeVisible();
+  await expect.poll(() => scrollY(page)).toBe(0);
+
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Steam', level: 1 })).toBeVisible();
+  await expect.poll(() => scrollY(page)).toBe(700);
+});
+
 test('product page: details, instructions, and Buy fills the basket', async ({ page }) => {
   await page.goto('/category/steam?sort=counts');
   const card = page
