@@ -1,4 +1,4 @@
-import { type ComponentType, type ErrorInfo, Component as ReactComponent, type ReactNode, use } from 'react';
+import { type ComponentType, Component as ReactComponent, type ReactNode, use } from 'react';
 import { type Location, type Params, useLocation, useParams } from 'react-router-dom';
 import { RouteError } from './route-error.tsx';
 
@@ -99,10 +99,6 @@ export class RouteErrorBoundary extends ReactComponent<BoundaryProps, { error: u
     // Keyed to the navigation that failed: a new one starts clean.
     if (state.key !== props.location.key) return { error: null, key: props.location.key };
     return null;
-  }
-
-  override componentDidCatch(error: unknown, info: ErrorInfo) {
-    if (import.meta.env.DEV) console.error(error, info.componentStack);
   }
 
   retry = () => {
