@@ -1,9 +1,9 @@
 // Prints the gzip size of the JavaScript a first visit to the home route downloads, and of every
 // route's own chunk, from the Vite manifest. Over budget it warns; SIZE_BUDGET_STRICT=1 makes it fail.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 120;
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -34,6 +34,18 @@ const routes = Object.keys(manifest)
     return { route: key.replace('src/app/routes/', ''), kb: sum(own) };
   })
   .sort((a, b) => b.kb - a.kb);
+
+// The server sends the .br and .gz copies in place of the files: each must be its file, exactly.
+for (const entry of readdirSync(dist, { recursive: true })) {
+  const name = String(entry);
+  const inflate = name.endsWith('.br') ? brotliDecompressSync : name.endsWith('.gz') ? gunzipSync : null;
+  if (!inflate) continue;
+  const original = readFileSync(path.join(dist, name.slice(0, -3)));
+  if (!inflate(readFileSync(path.join(dist, name))).equals(original)) {
+    console.error(`${name} is not a compressed copy of ${name.slice(0, -3)} as built.`);
+    process.exit(1);
+  }
+}
 
 const fmt = (kb) => `${kb.toFixed(1).padStart(6)} KB`;
 console.log('\nJavaScript, gzip level 9');

@@ -33,6 +33,9 @@ export default fp(async function web(app: FastifyInstance, { assetsDir, webDist 
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes a .br and a .gz beside every script, style and page (apps/web/vite.config.ts):
+      // served as the browser accepts, compressed once at the highest levels instead of per request.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         // Vite fingerprints everything under assets/; index.html must always be revalidated.
         reply.header(
