@@ -1,4 +1,4 @@
-import { matchRoutes, Route, Routes } from 'react-router-dom';
+import { type Location, matchRoutes, Route, Routes } from 'react-router-dom';
 import { PROFILE_PATH } from '../features/auth/private-paths.ts';
 import { AppLayout } from './layout.tsx';
 import { type PageRoute, pageWithProps, preloadPage, RoutePage } from './route-page.tsx';
@@ -50,7 +50,7 @@ export function AppRoutes() {
  * Starts the first page's code and data for `location` before anything renders, while the texts
  * load: the page is then usually ready when React first asks for it.
  */
-export function preloadFirstPage(location: Parameters<typeof preloadPage>[1]) {
+export function preloadFirstPage(location: Location) {
   const match = matchRoutes(
     PAGES.map(({ path }, index) => ({ path, id: String(index) })),
     location.pathname,
