@@ -1,5 +1,5 @@
 import { constants as zlib } from 'node:zlib';
-import compress from '@fastify/compress';
+import compress, { type FastifyCompressOptions } from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimitPlugin from '@fastify/rate-limit';
@@ -26,14 +26,14 @@ export interface ExternalPluginOptions {
  * default and smaller; the web app's files are compressed once, at build time, at the highest
  * levels (see plugins/web.ts).
  */
-const COMPRESSION = {
+const COMPRESSION: FastifyCompressOptions = {
   global: true,
   globalDecompression: false,
   threshold: 1024,
   encodings: ['br', 'gzip'],
   brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   zlibOptions: { level: 6 },
-} as const;
+};
 
 /** Third-party plugins: compression, security headers, CORS, rate limits and the OpenAPI document. */
 export default fp(async function external(
@@ -41,7 +41,7 @@ export default fp(async function external(
   { env, redis, rateLimitNamespace = 'store-rate-limit:' }: ExternalPluginOptions,
 ) {
   // Before @fastify/static (registered by plugins/web.ts), as @fastify/compress requires.
-  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
+  await app.register(compress, COMPRESSION);
   // Bodies are at most 64 KB of JSON: nothing gains from compressing them, and inflating them
   // would let a small request become a large one.
   app.addHook('onRequest', async (request, reply) => {
