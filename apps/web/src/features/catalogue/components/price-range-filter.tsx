@@ -37,6 +37,36 @@ export function normaliseBounds(min: number | undefined, max: number | undefined
   return { minPrice: low, maxPrice: high };
 }
 
+/** One bound's text box: digits only, six at most, applied on blur or Enter. */
+function PriceInput(props: {
+  label: string;
+  ariaLabel: string;
+  placeholder: string;
+  value: string;
+  onChange: (text: string) => void;
+  onCommit: () => void;
+  onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
+}) {
+  return (
+    <label className={styles.inputField}>
+      <span className={styles.inputLabel}>{props.label}</span>
+      <input
+        className={styles.input}
+        inputMode="numeric"
+        pattern="[0-9]*"
+        autoComplete="off"
+        maxLength={PRICE_FILTER_MAX_DIGITS}
+        placeholder={props.placeholder}
+        value={props.value}
+        aria-label={props.ariaLabel}
+        onChange={(event) => props.onChange(priceDigits(event.target.value))}
+        onBlur={props.onCommit}
+        onKeyDown={props.onKeyDown}
+      />
+    </label>
+  );
+}
+
 export function PriceRangeFilter({ minPrice, maxPrice, baseMax, currency, onCommit }: PriceRangeFilterProps) {
   const { t } = useTranslation();
   const top = sliderMax(baseMax);
@@ -93,41 +123,27 @@ export function PriceRangeFilter({ minPrice, maxPrice, baseMax, currency, onComm
         <Slider.Thumb className={styles.thumb} aria-label={t('filters.priceTo')} />
       </Slider.Root>
       <div className={styles.inputs}>
-        <label className={styles.inputField}>
-          <span className={styles.inputLabel}>{t('filters.from')}</span>
-          <input
-            className={styles.input}
-            inputMode="numeric"
-            pattern="[0-9]*"
-            autoComplete="off"
-            maxLength={PRICE_FILTER_MAX_DIGITS}
-            placeholder={String(PRICE_THRESHOLD_MIN)}
-            value={minText}
-            aria-label={t('filters.priceFrom')}
-            onChange={(event) => setMinText(priceDigits(event.target.value))}
-            onBlur={commitInputs}
-            onKeyDown={onKeyDown}
-          />
-        </label>
+        <PriceInput
+          label={t('filters.from')}
+          ariaLabel={t('filters.priceFrom')}
+          placeholder={String(PRICE_THRESHOLD_MIN)}
+          value={minText}
+          onChange={setMinText}
+          onCommit={commitInputs}
+          onKeyDown={onKeyDown}
+        />
         <span className={styles.dash} aria-hidden="true">
           –
         </span>
-        <label className={styles.inputField}>
-          <span className={styles.inputLabel}>{t('filters.to')}</span>
-          <input
-            className={styles.input}
-            inputMode="numeric"
-            pattern="[0-9]*"
-            autoComplete="off"
-            maxLength={PRICE_FILTER_MAX_DIGITS}
-            placeholder={String(top)}
-            value={maxText}
-            aria-label={t('filters.priceTo')}
-            onChange={(event) => setMaxText(priceDigits(event.target.value))}
-            onBlur={commitInputs}
-            onKeyDown={onKeyDown}
-          />
-        </label>
+        <PriceInput
+          label={t('filters.to')}
+          ariaLabel={t('filters.priceTo')}
+          placeholder={String(top)}
+          value={maxText}
+          onChange={setMaxText}
+          onCommit={commitInputs}
+          onKeyDown={onKeyDown}
+        />
       </div>
     </fieldset>
   );
