@@ -9,7 +9,8 @@ RUN pnpm install --frozen-lockfile \
   && pnpm --filter @store/web build
 
 FROM node:22-bookworm-slim
-ENV NODE_ENV=production PNPM_HOME=/pnpm PATH=/pnpm:$PATH
+# Inside a container the API must listen on every interface to be reachable through a published port.
+ENV NODE_ENV=production HOST=0.0.0.0 PNPM_HOME=/pnpm PATH=/pnpm:$PATH
 RUN npm install -g pnpm@10.34.9
 WORKDIR /app
 COPY --from=build /app /app

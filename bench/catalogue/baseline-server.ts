@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
-import { HINTS_SQL, LISTING_SQL } from './queries.ts';
+import { HINTS_SQL, listingSql } from './queries.ts';
 
 /**
  * The baseline: a bare Fastify route per benchmarked call, each running the equivalent single SQL
@@ -17,11 +17,12 @@ app.get<{ Params: { slug: string }; Querystring: Record<string, string> }>('/cat
   const q = request.query;
   const limit = 24;
   const offset = (Number(q.page ?? 1) - 1) * limit;
-  const { rows } = await pool.query(LISTING_SQL, [
+  const { rows } = await pool.query(listingSql(q.sort), [
     request.params.slug,
     Number(q.minPrice ?? 0) * 100,
     Number(q.maxPrice ?? 999_999) * 100,
     (q.currency ?? '').split(',').filter(Boolean),
+    (q.country ?? '').split(',').filter(Boolean),
     limit,
     offset,
   ]);

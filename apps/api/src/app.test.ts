@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createInProcessQueue, createJobHandlers, createOutboxMailer, silentLogger } from '@store/core';
+import { createInProcessQueue, createJobHandlers, createNoMailer, silentLogger } from '@store/core';
 import { createTestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/helper.ts';
@@ -86,7 +86,7 @@ describe('a standalone app', () => {
   async function standalone(env: Record<string, string>, stream?: Writable) {
     const database = await createTestDatabase();
     const queue = createInProcessQueue(
-      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createOutboxMailer(silentLogger) }),
+      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createNoMailer() }),
       silentLogger,
     );
     const app = await buildApp({

@@ -1,20 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import type { JobQueue } from '@store/core';
+import { createDevMailbox, type DevMailbox, type JobQueue } from '@store/core';
 import { assetsDir, type Database } from '@store/db';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import { createSerializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Env } from './env.ts';
 import auth from './plugins/auth.ts';
 import errorHandler from './plugins/error-handler.ts';
 import external from './plugins/external.ts';
+import inputGuard from './plugins/input-guard.ts';
+import jsonBody from './plugins/json-body.ts';
+import loginThrottle from './plugins/login-throttle.ts';
+import paymentsSandbox, { usesEmbeddedSandbox } from './plugins/payments-sandbox.ts';
 import services from './plugins/services.ts';
 import web from './plugins/web.ts';
 import accountRoutes from './routes/account-routes.ts';
+import basketRoutes from './routes/basket-routes.ts';
+import callbackRoutes from './routes/callback-routes.ts';
+import cardTypeRoutes from './routes/card-type-routes.ts';
 import catalogueRoutes from './routes/catalogue-routes.ts';
+import deliveryRoutes from './routes/delivery-routes.ts';
 import devMailboxRoutes from './routes/dev-mailbox-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import orderRoutes from './routes/order-routes.ts';
+import paymentRoutes from './routes/payment-routes.ts';
 import profileRoutes from './routes/profile-routes.ts';
+import promoRoutes from './routes/promo-routes.ts';
 import reviewRoutes from './routes/review-routes.ts';
 import searchRoutes from './routes/search-routes.ts';
 
@@ -26,6 +43,19 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Prefix of the rate-limit counters in Redis; tests give each run its own. */
   rateLimitNamespace?: string;
+  /** What this process's outbox mailer delivered, shown by the dev mailbox (see devMailboxEnabled). */
+  devMailbox?: DevMailbox;
+  /** Sees every route as it is registered: the bad-input sweep finds what to try this way. */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+/**
+ * The dev mailbox runs in development without SMTP only: it shows every reset link, so it never runs
+ * in production, nor where real mail goes out (the mail server's own inbox, Mailpit in
+ * docker-compose, is the place to read it there).
+ */
+export function devMailboxEnabled(env: Env): boolean {
+  return env.NODE_ENV !== 'production' && !env.SMTP_URL;
 }
 
 /** Security headers of every JSON response: nothing in it may be framed, sniffed or run. */
@@ -54,9 +84,55 @@ export const REDACT_PATHS = [
   '*.passwordHash',
 ];
 
-/** Emailed tokens travel in some paths (PATCH /password-reset/{token}): the log keeps the route only. */
+const REDACTED = '[redacted]';
+/** The shape of every emailed token (EmailTokenSchema): 32 random bytes in base64url. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/** Path segments whose next segment is an emailed token, of the API and of the web app's links. */
+const TOKEN_PATH_PARENTS = new Set(['password-reset', 'verify-email', 'email-update-confirmation']);
+/** Query parameters of emailed links: accountToken, emailToken, passwordToken, and any other *token*. */
+const TOKEN_PARAMETER = /token/i;
+
+/** Decoded as the router and URLSearchParams decode it, so `%41…` hides no token; malformed stays as sent. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part.replaceAll('+', ' '));
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * Emailed tokens travel in paths (`/password-reset/{token}`) and query strings (`/?accountToken=…`):
+ * the log keeps the rest of the URL only. Whatever follows a token route is masked, a mistyped token
+ * being most of a real one, and so is any segment or value that decodes to a token's shape and any
+ * value of a parameter named like a token, however the client encoded or cased it.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/\/[A-Za-z0-9_-]{43}(?=[/?#]|$)/g, '/[redacted]');
+  const queryAt = url.indexOf('?');
+  const segments = (queryAt === -1 ? url : url.slice(0, queryAt)).split('/');
+  const path = segments
+    .map((segment, index) => {
+      if (!segment) return segment;
+      const parent = decodePart(segments[index - 1] ?? '').toLowerCase();
+      return TOKEN_PATH_PARENTS.has(parent) || TOKEN_SHAPE.test(decodePart(segment)) ? REDACTED : segment;
+    })
+    .join('/');
+  if (queryAt === -1) return path;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals === -1 ? pair : pair.slice(0, equals);
+      const value = equals === -1 ? '' : pair.slice(equals + 1);
+      if (TOKEN_SHAPE.test(decodePart(name))) return REDACTED;
+      if (equals === -1) return pair;
+      return TOKEN_PARAMETER.test(decodePart(name)) || TOKEN_SHAPE.test(decodePart(value))
+        ? `${name}=${REDACTED}`
+        : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
 }
 
 export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
@@ -73,6 +149,16 @@ export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
       }),
     },
   };
+}
+
+/**
+ * TRUST_PROXY for Fastify. A hop count becomes proxy-addr's own test (trust that many addresses,
+ * counted from the socket): Fastify 5 takes no bare number any more, since a count trusts
+ * whoever connects, proxy or not. That is right only where the proxies are the sole way in; where
+ * the store can be reached directly, TRUST_PROXY lists the proxies' addresses instead.
+ */
+function trustProxyOption(setting: Env['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
 /**
@@ -99,14 +185,24 @@ function memoizedSerializerCompiler(): ReturnType<typeof createSerializerCompile
 
 /**
  * Builds the app without listening: tests call this and use `app.inject`. Plugins load in three
- * passes: external, then the app's own (dependencies, error handling), then routes.
+ * passes: external, then the app's own (dependencies, input checks), then routes; the error handler
+ * comes before all three.
  */
-export async function buildApp({ env, database, queue, redis, logger, rateLimitNamespace }: AppDeps) {
+export async function buildApp({
+  env,
+  database,
+  queue,
+  redis,
+  logger,
+  rateLimitNamespace,
+  devMailbox,
+  onRoute,
+}: AppDeps) {
   const app = Fastify({
     logger: logger ?? loggerOptions(env),
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: trustProxyOption(env.TRUST_PROXY),
     // Search text arrives as a path parameter; URL-encoded Devanagari takes nine bytes a letter.
     routerOptions: { maxParamLength: 2_048, ignoreTrailingSlash: true },
     bodyLimit: 64 * 1024,
@@ -118,20 +214,26 @@ export async function buildApp({ env, database, queue, redis, logger, rateLimitN
         .send({ message: status === 414 ? 'The request URL is too long.' : 'The request URL is malformed.' });
     },
   });
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(memoizedSerializerCompiler());
 
+  // First: a context takes the error handler that is set when it is made, so the third-party
+  // plugins' own routes (CORS preflight, the OpenAPI pages) answer in the same shapes as ours.
+  await app.register(errorHandler);
   await app.register(external, { env, redis, rateLimitNamespace });
 
   await app.register(services, { env, database, queue, redis });
-  await app.register(errorHandler);
+  await app.register(jsonBody);
+  await app.register(inputGuard);
   await app.register(auth);
+  await app.register(loginThrottle);
 
   await app.register(healthRoutes);
-  // Emailed links for developers and browser tests, in development without SMTP only: it shows
-  // every reset link, so it never runs in production, nor where real mail goes out (the mail
-  // server's own inbox, Mailpit in docker-compose, is the place to read it there).
-  if (env.NODE_ENV !== 'production' && !env.SMTP_URL) await app.register(devMailboxRoutes);
+  // Emailed links for developers and browser tests. Without a mailbox of this process (the worker
+  // delivers), it still lists what the outbox holds, sent messages without their body.
+  if (devMailboxEnabled(env)) await app.register(devMailboxRoutes, { mailbox: devMailbox ?? createDevMailbox() });
+  if (usesEmbeddedSandbox(env)) await app.register(paymentsSandbox, { env });
   await app.register(
     async (api) => {
       // JSON needs a fixed handful of security headers, not helmet's per-request CSP work.
@@ -146,6 +248,13 @@ export async function buildApp({ env, database, queue, redis, logger, rateLimitN
       await api.register(accountRoutes);
       await api.register(profileRoutes);
       await api.register(reviewRoutes);
+      await api.register(basketRoutes);
+      await api.register(promoRoutes);
+      await api.register(cardTypeRoutes);
+      await api.register(orderRoutes);
+      await api.register(paymentRoutes);
+      await api.register(callbackRoutes);
+      await api.register(deliveryRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,5 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { devCodeKey } from '@store/db';
+import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env.ts';
+
+/** What an operator following the README generates: `openssl rand -hex 32`. */
+const randomSecret = () => randomBytes(32).toString('hex');
+const production = () => ({
+  NODE_ENV: 'production',
+  JWT_SECRET: randomSecret(),
+  CODE_ENCRYPTION_KEY: randomSecret(),
+  PUBLIC_URL: 'https://store.example.com',
+  SANDBOX_API_KEY: randomSecret(),
+  PAYMENTS_WEBHOOK_SECRETS: `whsec_${randomBytes(32).toString('base64')}`,
+});
 
 describe('loadEnv', () => {
   it('defaults to the embedded mode on port 3000', () => {
@@ -22,8 +36,110 @@ describe('loadEnv', () => {
 
   it('refuses development secrets in production', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*CODE_ENCRYPTION_KEY/);
-    expect(() =>
-      loadEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), CODE_ENCRYPTION_KEY: 'ab'.repeat(32) }),
-    ).not.toThrow();
+    expect(() => loadEnv(production())).not.toThrow();
+  });
+
+  it('accepts generated secrets in production, every time', () => {
+    for (let run = 0; run < 200; run += 1) expect(() => loadEnv(production())).not.toThrow();
+    expect(loadEnv({ ...production(), JWT_SECRET: randomBytes(48).toString('base64') }).NODE_ENV).toBe('production');
+  });
+
+  it.each([
+    ['the old compose file', 'JWT_SECRET', 'change-me-to-a-long-random-string-of-64-chars-0000000000000000'],
+    ['a placeholder', 'JWT_SECRET', 'replace-this-with-a-long-random-string-please-now'],
+    ['a word with "secret"', 'JWT_SECRET', 'MySuperSecretKeyForTheStore2024!xyz'],
+    ['a word with "password"', 'JWT_SECRET', 'Password1234567890abcdefghijklmnopq'],
+    ['one character repeated', 'JWT_SECRET', 'x'.repeat(40)],
+    ['a pattern repeated', 'JWT_SECRET', 'abcdefghijklmnop'.repeat(3)],
+    ['few distinct characters', 'JWT_SECRET', 'aabbccddeeffgghhaabbccddeeffgghhabcdefgh'],
+    ['too short to hold 128 bits', 'JWT_SECRET', randomBytes(16).toString('hex')],
+    ['all zeros', 'CODE_ENCRYPTION_KEY', '0'.repeat(64)],
+    ['two digits repeated', 'CODE_ENCRYPTION_KEY', 'ab'.repeat(32)],
+    ['sixteen digits repeated', 'CODE_ENCRYPTION_KEY', '0123456789abcdef'.repeat(4)],
+    ['the development key', 'CODE_ENCRYPTION_KEY', devCodeKey()],
+    ['the development key in capitals', 'CODE_ENCRYPTION_KEY', devCodeKey().toUpperCase()],
+    ['few distinct digits', 'CODE_ENCRYPTION_KEY', '0123456789'.repeat(6).concat('0123')],
+    ['the development sandbox key', 'SANDBOX_API_KEY', DEV_SANDBOX_API_KEY],
+    ["the example file's sandbox key", 'SANDBOX_API_KEY', 'change-me-to-the-output-of-openssl-rand-hex-32'],
+    ['the development webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', DEV_WEBHOOK_SECRET],
+    [
+      "the example file's webhook secret",
+      'PAYMENTS_WEBHOOK_SECRETS',
+      'whsec_Y2hhbmdlLW1lLXdlYmhvb2stc2VjcmV0LTAwMDAwMDA=',
+    ],
+    ['a short webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', `whsec_${randomBytes(12).toString('base64')}`],
+    ['zero bytes as a webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', `whsec_${Buffer.alloc(32).toString('base64')}`],
+  ])('refuses %s as %s in production', (_what, name, value) => {
+    expect(() => loadEnv({ ...production(), [name]: value })).toThrow(new RegExp(`${name}: `));
+    // Outside production the same value is the developer's business.
+    expect(() => loadEnv({ ...production(), NODE_ENV: 'development', [name]: value })).not.toThrow();
+  });
+
+  it('requires PUBLIC_URL in production', () => {
+    const { PUBLIC_URL: _, ...rest } = production();
+    expect(() => loadEnv(rest)).toThrow(/PUBLIC_URL: must be set in production/);
+  });
+});
+
+describe('HOST and PUBLIC_URL', () => {
+  it('listens on loopback unless HOST says otherwise', () => {
+    expect(loadEnv({}).HOST).toBe('127.0.0.1');
+    expect(loadEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+  });
+
+  it.each([
+    [{}, 'http://localhost:3000'],
+    [{ PORT: '4181' }, 'http://localhost:4181'],
+    [{ HOST: '0.0.0.0', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '::', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '::1', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '127.0.0.2', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '192.168.1.20', PORT: '8080' }, 'http://192.168.1.20:8080'],
+    [{ HOST: 'fd00::20', PORT: '8080' }, 'http://[fd00::20]:8080'],
+    [{ HOST: 'store.lan', PORT: '8080' }, 'http://store.lan:8080'],
+    [{ PORT: '8080', PUBLIC_URL: 'https://store.example.com' }, 'https://store.example.com'],
+  ])('emailed links follow HOST and PORT: %j -> %s', (source, url) => {
+    expect(loadEnv(source).PUBLIC_URL).toBe(url);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, 192.168.0.1 ,fd00::/8,loopback', ['10.0.0.0/8', '192.168.0.1', 'fd00::/8', 'loopback']],
+  ])('reads %s as %j', (value, expected) => {
+    expect(loadEnv(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['true', 'yes', '10.0.0.0/33', '10.0.0', 'proxy.internal', '10.0.0.1,', '1.5', '-1', '99'])(
+    'refuses %s',
+    (value) => {
+      expect(() => loadEnv({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: /);
+    },
+  );
+
+  it('says why `true` is refused', () => {
+    expect(() => loadEnv({ TRUST_PROXY: 'true' })).toThrow(/trust any X-Forwarded-For a client sends/);
+  });
+});
+
+describe('loadEnv: payments', () => {
+  it('defaults to the sandbox with development secrets', () => {
+    const env = loadEnv({});
+    expect(env.PAYMENTS_PROVIDER).toBe('sandbox');
+    expect(env.PAYMENTS_WEBHOOK_SECRETS).toHaveLength(1);
+    expect(env.PAYMENTS_WEBHOOK_SECRETS[0]).toMatch(/^whsec_/);
+  });
+
+  it('takes several webhook secrets for a rotation, and refuses what is not one', () => {
+    const secrets = `whsec_${'A'.repeat(44)}, whsec_${'B'.repeat(43)}=`;
+    expect(loadEnv({ PAYMENTS_WEBHOOK_SECRETS: secrets }).PAYMENTS_WEBHOOK_SECRETS).toHaveLength(2);
+    expect(() => loadEnv({ PAYMENTS_WEBHOOK_SECRETS: 'plain-text-secret' })).toThrow(/PAYMENTS_WEBHOOK_SECRETS/);
+    expect(() => loadEnv({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYMENTS_PROVIDER/);
   });
 });

@@ -1,16 +1,138 @@
+import { isIP, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS } from '@store/core';
+import { devCodeKey } from '@store/db';
+import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
 import { z } from 'zod';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-0123456789abcdef';
 
+/** Secrets that were ever published (this repository's defaults and examples): never in production. */
+const KNOWN_SECRETS = new Set([
+  DEV_JWT_SECRET,
+  'change-me-to-a-long-random-string-of-64-chars-0000000000000000',
+  devCodeKey(),
+  DEV_SANDBOX_API_KEY,
+  DEV_WEBHOOK_SECRET,
+]);
+/** Words of a value someone meant to replace. */
+const PLACEHOLDER = /change-?me|secret|password|example|placeholder|replace/i;
+/**
+ * Fewest distinct characters a production secret may have. Twelve, not more: a random hex key has
+ * only sixteen symbols, and 64 random hex digits show fewer than twelve of them about once in six
+ * million draws, while `00...0`, `abab...` or a word repeated show far fewer.
+ */
+const MIN_DISTINCT_CHARACTERS = 12;
+/**
+ * Least entropy a production secret must show, estimated from its own character frequencies
+ * (length x Shannon entropy). The estimate undercounts a random value (a 64-digit hex key shows
+ * about 240 bits of its 256), so 128 passes every properly generated secret and stops short or
+ * patterned ones.
+ */
+const MIN_ENTROPY_BITS = 128;
+const GENERATE_HINT = 'generate one with `openssl rand -hex 32`';
+
+function estimatedEntropyBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const character of value) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let bitsPerCharacter = 0;
+  for (const count of counts.values()) {
+    const p = count / value.length;
+    bitsPerCharacter -= p * Math.log2(p);
+  }
+  return bitsPerCharacter * value.length;
+}
+
+/** Why a secret must not protect a production store, or undefined when nothing is wrong with it. */
+function weakSecretReason(value: string): string | undefined {
+  if (KNOWN_SECRETS.has(value) || KNOWN_SECRETS.has(value.toLowerCase())) {
+    return `is a published default; ${GENERATE_HINT}`;
+  }
+  if (PLACEHOLDER.test(value)) return `is a placeholder; ${GENERATE_HINT}`;
+  if (/^(.+?)\1+$/s.test(value)) return `repeats one pattern; ${GENERATE_HINT}`;
+  const distinct = new Set(value).size;
+  if (distinct < MIN_DISTINCT_CHARACTERS) {
+    return `has too little entropy (${distinct} distinct characters); ${GENERATE_HINT}`;
+  }
+  if (estimatedEntropyBits(value) < MIN_ENTROPY_BITS) return `has too little entropy; ${GENERATE_HINT}`;
+  return undefined;
+}
+
+/**
+ * A Standard Webhooks secret is `whsec_` and base64 of the key's bytes: at least 24 of them, and,
+ * when they read as text, text that passes as a secret (a base64-encoded `change-me` does not).
+ */
+function weakWebhookSecretReason(secret: string): string | undefined {
+  const hint = 'generate one with `echo whsec_$(openssl rand -base64 32)`';
+  const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  if (bytes.length < 24) return `is too short (${bytes.length} bytes); ${hint}`;
+  const text = bytes.toString('latin1');
+  if (/^[\x20-\x7e]+$/.test(text)) {
+    const reason = weakSecretReason(text);
+    if (reason) return reason.replace(GENERATE_HINT, hint);
+  }
+  if (new Set(bytes).size < bytes.length / 2) return `has too little entropy; ${hint}`;
+  return undefined;
+}
+
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+/** proxy-addr's names for ranges of addresses, as Fastify's trustProxy accepts them. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry) || isIP(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  if (rest.length > 0 || prefix === undefined || !/^\d{1,3}$/.test(prefix)) return false;
+  const version = isIP(address);
+  return version !== 0 && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may name the client in X-Forwarded-For: none (`false`, the default: the socket's
+ * address is the client), a hop count (`1`: one proxy in front, so the right-most forwarded address
+ * is the client's), or a comma list of the proxies' addresses and CIDR ranges. `true` would take the
+ * left-most address, which the client writes itself, and is refused.
+ */
+const TrustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 32) return hops === 0 ? false : hops;
+    } else if (value !== 'true') {
+      const entries = value.split(',').map((entry) => entry.trim());
+      const invalid = entries.filter((entry) => !isProxyAddress(entry));
+      if (invalid.length === 0) return entries;
+      ctx.addIssue({ code: 'custom', message: `not a proxy address or CIDR range: ${invalid.join(', ')}` });
+      return z.NEVER;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be false, the number of proxies in front of the store (e.g. 1), or their addresses ' +
+        '(e.g. 10.0.0.0/8); `true` would trust any X-Forwarded-For a client sends',
+    });
+    return z.NEVER;
+  });
+
+const LOCAL_HOSTS = new Set(['localhost', '0.0.0.0', '::', '::1']);
+
+/** Where a store listening on HOST:PORT is opened from this machine: what emailed links point at. */
+function defaultPublicUrl(host: string, port: number): string {
+  const name = LOCAL_HOSTS.has(host) || host.startsWith('127.') ? 'localhost' : isIPv6(host) ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless told otherwise: a development store (with its dev mailbox) is for this machine. */
+    HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** PostgreSQL; when absent the store runs on embedded PGlite in DATA_DIR. */
@@ -18,7 +140,16 @@ const EnvSchema = z
     DATA_DIR: z.string().default(`${repoRoot}.data/pglite`),
     /** Redis for BullMQ and shared rate limits; when absent both run in this process. */
     REDIS_URL: z.url().optional(),
-    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_JWT_SECRET),
+    /** Prefix of the BullMQ keys in Redis; the worker must use the same. */
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only')
+      .default('store'),
+    JWT_SECRET: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .max(512, 'must be at most 512 characters')
+      .default(DEV_JWT_SECRET),
     /** Lifetime of a login session and of the bearer token tied to it. */
     SESSION_TTL_HOURS: z.coerce
       .number()
@@ -26,8 +157,11 @@ const EnvSchema = z
       .min(1)
       .max(24 * 90)
       .default(24 * 30),
-    /** Where customers open the store; emailed links point here. */
-    PUBLIC_URL: z.url().default('http://localhost:3000'),
+    /**
+     * Where customers open the store; emailed links point here. Required in production; elsewhere
+     * it follows HOST and PORT (http://localhost:PORT for a loopback or every-interface HOST).
+     */
+    PUBLIC_URL: z.url().optional(),
     /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: the dev outbox only. */
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
@@ -40,7 +174,7 @@ const EnvSchema = z
           .map((origin) => origin.trim())
           .filter(Boolean),
       ),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: TrustProxySchema.default(false),
     /** Seed the demo catalogue into an empty database at start. */
     SEED_DEMO: flag.optional(),
     /** The built single-page app; served at / when present. */
@@ -49,20 +183,72 @@ const EnvSchema = z
     CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
     /** Multiplies every rate-limit preset: benchmarks raise it, nothing else should. */
     RATE_LIMIT_SCALE: z.coerce.number().positive().max(100_000).default(1),
+    /**
+     * How long a rate-limit count may wait for Redis before the request is counted in this
+     * instance instead: a round trip on a healthy network is well under a millisecond.
+     */
+    RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(150),
     CODE_ENCRYPTION_KEY: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex characters')
       .optional(),
+    /** The payment provider. Only the sandbox exists so far: test cards, never real money. */
+    PAYMENTS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+    /** Where the provider sends callbacks; unset: this process on the loopback, at PORT. */
+    PAYMENTS_CALLBACK_URL: z.url().optional(),
+    /** Standard Webhooks secrets (whsec_...), comma-separated: a callback signed with any of them is accepted. */
+    PAYMENTS_WEBHOOK_SECRETS: z
+      .string()
+      .default(DEV_WEBHOOK_SECRET)
+      .transform((value) =>
+        value
+          .split(',')
+          .map((secret) => secret.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (secrets) => secrets.length > 0 && secrets.every((secret) => /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(secret)),
+        'must be whsec_ followed by base64, comma-separated',
+      ),
+    /** A sandbox running as its own service, as this process reaches it; unset: mounted here at /sandbox. */
+    SANDBOX_URL: z.url().optional(),
+    /** That sandbox as browsers reach it (defaults to SANDBOX_URL). */
+    SANDBOX_PUBLIC_URL: z.url().optional(),
+    /** The store's secret key at the sandbox: its API's bearer and the hosted page's signing key. */
+    SANDBOX_API_KEY: z.string().min(16, 'must be at least 16 characters').default(DEV_SANDBOX_API_KEY),
+    /**
+     * Embedded (jobs in this process): how often stored payment events without a job are handed on
+     * (once this old) and payments waiting at the provider looked for. The worker has its own.
+     */
+    PAYMENTS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(PAYMENT_SWEEP_INTERVAL_MS),
+    /** A payment still waiting this long is asked about at the provider. */
+    PAYMENTS_PENDING_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(PENDING_PAYMENT_CHECK_MS),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    if (env.JWT_SECRET === DEV_JWT_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set in production' });
+    const secrets = {
+      JWT_SECRET: env.JWT_SECRET,
+      CODE_ENCRYPTION_KEY: env.CODE_ENCRYPTION_KEY,
+      SANDBOX_API_KEY: env.SANDBOX_API_KEY,
+    };
+    const defaults = new Set([DEV_JWT_SECRET, DEV_SANDBOX_API_KEY]);
+    for (const [name, value] of Object.entries(secrets)) {
+      const reason = value === undefined || defaults.has(value) ? 'must be set in production' : weakSecretReason(value);
+      if (reason) ctx.addIssue({ code: 'custom', path: [name], message: reason });
     }
-    if (!env.CODE_ENCRYPTION_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['CODE_ENCRYPTION_KEY'], message: 'must be set in production' });
+    for (const secret of env.PAYMENTS_WEBHOOK_SECRETS) {
+      const reason = secret === DEV_WEBHOOK_SECRET ? 'must be set in production' : weakWebhookSecretReason(secret);
+      if (reason) ctx.addIssue({ code: 'custom', path: ['PAYMENTS_WEBHOOK_SECRETS'], message: reason });
     }
-  });
+    if (!env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'must be set in production: emailed links would point at localhost',
+      });
+    }
+  })
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT) }));
 
 export type Env = z.infer<typeof EnvSchema>;
 

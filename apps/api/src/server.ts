@@ -1,16 +1,22 @@
 import {
   createBullQueue,
+  createDevMailbox,
   createInProcessQueue,
   createJobHandlers,
   createMailer,
+  createOrderService,
+  createPaymentEventProcessor,
+  createPromoService,
   type JobQueue,
+  startOrderExpirySweep,
   startOutboxSweep,
+  startPaymentSweep,
 } from '@store/core';
 import { createCodeCipher, createDatabase, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { buildApp, loggerOptions } from './app.ts';
+import { buildApp, devMailboxEnabled, loggerOptions } from './app.ts';
 import { loadEnv } from './env.ts';
 
 /** Starts the store: database (PostgreSQL or embedded PGlite), queue, HTTP. Only this file listens. */
@@ -33,19 +39,56 @@ async function main() {
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
+  // ioredis reports every failed reconnect; one line per outage is enough (the limits say the rest).
+  let redisDown = false;
+  redis?.on('error', (error) => {
+    if (!redisDown) logger.warn({ err: error }, 'Redis connection lost; reconnecting');
+    redisDown = true;
+  });
+  redis?.on('ready', () => {
+    if (redisDown) logger.info('Redis connection back');
+    redisDown = false;
+  });
+  const devMailbox = devMailboxEnabled(env) ? createDevMailbox() : undefined;
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger, devMailbox });
   const queue: JobQueue = env.REDIS_URL
-    ? createBullQueue({ redisUrl: env.REDIS_URL })
-    : createInProcessQueue(createJobHandlers({ db: database.prisma, logger, mailer }), logger);
+    ? createBullQueue({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, logger })
+    : createInProcessQueue(
+        (self) =>
+          createJobHandlers({
+            db: database.prisma,
+            logger,
+            mailer,
+            paymentEvents: createPaymentEventProcessor({
+              db: database.prisma,
+              orders: createOrderService({
+                db: database.prisma,
+                promo: createPromoService({ db: database.prisma }),
+                logger,
+                publicUrl: env.PUBLIC_URL,
+              }),
+              queue: self,
+              logger,
+            }),
+          }),
+        logger,
+      );
   // With BullMQ the worker sweeps the outbox; when jobs run in this process, so does the sweep.
   const sweeper = queue.kind === 'in-process' ? startOutboxSweep({ db: database.prisma, queue, logger }) : undefined;
   if (queue.kind === 'in-process' && mailer.kind === 'outbox') {
-    if (env.NODE_ENV === 'production') logger.warn('SMTP_URL is not set: emails stay in the outbox, undelivered');
-    else logger.info(`SMTP_URL is not set: emails stay in the outbox, see http://localhost:${env.PORT}/dev/mailbox`);
+    logger.info(
+      `SMTP_URL is not set: emails go to the dev mailbox, see http://localhost:${env.PORT}/dev/mailbox (from this machine only)`,
+    );
+  } else if (queue.kind === 'in-process' && mailer.kind === 'none') {
+    logger.warn('SMTP_URL is not set: emails cannot be delivered and are marked FAILED');
   }
 
-  const app = await buildApp({ env, database, queue, redis, logger: loggerOptions(env) });
+  const app = await buildApp({ env, database, queue, redis, devMailbox, logger: loggerOptions(env) });
+  // With BullMQ the worker expires unpaid orders; when jobs run in this process, so does this.
+  const expirySweeper =
+    queue.kind === 'in-process' ? startOrderExpirySweep({ orders: app.services.orders, logger }) : undefined;
 
+  let paymentSweeper: ReturnType<typeof startPaymentSweep> | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -53,6 +96,8 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await sweeper?.stop();
+    await expirySweeper?.stop();
+    await paymentSweeper?.stop();
     await queue.close();
     await mailer.close();
     redis?.disconnect();
@@ -63,8 +108,17 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: env.HOST, port: env.PORT });
+  // With BullMQ the worker hands on stored payment events and asks the provider about payments
+  // waiting too long; when jobs run here, so does this. It starts once the embedded sandbox answers.
+  paymentSweeper =
+    queue.kind === 'in-process'
+      ? startPaymentSweep(
+          { db: database.prisma, queue, logger, reconciler: app.services.paymentReconciler },
+          { intervalMs: env.PAYMENTS_SWEEP_INTERVAL_MS, pendingAfterMs: env.PAYMENTS_PENDING_CHECK_MS },
+        )
+      : undefined;
   app.log.info(
-    `store ready on http://localhost:${env.PORT} (${embedded ? 'embedded' : 'full'} mode, queue ${queue.kind})`,
+    `store ready on ${env.PUBLIC_URL}, listening on ${env.HOST}:${env.PORT} (${embedded ? 'embedded' : 'full'} mode, queue ${queue.kind})`,
   );
 }
 

@@ -1,10 +1,17 @@
+import { once } from 'node:events';
 import type { Job } from '@store/contract';
 import {
+  createDevMailbox,
   createInProcessQueue,
   createJobHandlers,
+  createOrderService,
   createOutboxMailer,
+  createPaymentEventProcessor,
+  createPromoService,
+  type DevMailbox,
   type EnqueueOptions,
   type JobQueue,
+  type Logger,
   silentLogger,
 } from '@store/core';
 import { createCodeCipher, devCodeKey } from '@store/db';
@@ -26,6 +33,10 @@ export interface TestAppOptions {
   rateLimitNamespace?: string;
   /** A queue of the test's own, e.g. one that records what was enqueued. */
   queue?: JobQueue;
+  /** The mailbox that queue's mailer delivers into, for the dev mailbox routes to show. */
+  devMailbox?: DevMailbox;
+  /** Where the jobs of the app's own queue log (silent unless given). */
+  jobLogger?: Logger;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -37,13 +48,36 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
   const database = options.database ?? (await createTestDatabase());
   if (!options.database) await seedDemo(database.prisma, { cipher: createCodeCipher(devCodeKey()) });
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...envOverrides });
+  // As `pnpm start` runs it: the outbox mailer delivers into the dev mailbox the app shows.
+  const devMailbox = options.devMailbox ?? createDevMailbox();
+  const jobLogger = options.jobLogger ?? silentLogger;
   const queue =
     options.queue ??
     createInProcessQueue(
-      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createOutboxMailer(silentLogger) }),
-      silentLogger,
+      (self) =>
+        createJobHandlers({
+          db: database.prisma,
+          logger: jobLogger,
+          mailer: createOutboxMailer(devMailbox, jobLogger),
+          paymentEvents: createPaymentEventProcessor({
+            db: database.prisma,
+            orders: createOrderService({
+              db: database.prisma,
+              promo: createPromoService({ db: database.prisma }),
+              publicUrl: env.PUBLIC_URL,
+              logger: jobLogger,
+            }),
+            queue: self,
+            logger: jobLogger,
+          }),
+        }),
+      jobLogger,
     );
   const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+  // Outage tests stop Redis on purpose; what the app makes of that is in its own log.
+  redis?.on('error', () => {});
+  // Until it is ready the limits count in memory: a test that counts through Redis starts after that.
+  if (redis && redis.status !== 'ready') await once(redis, 'ready');
   const app = await buildApp({
     env,
     database,
@@ -51,6 +85,7 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
     redis,
     rateLimitNamespace: options.rateLimitNamespace,
     logger: options.logger,
+    devMailbox,
   });
   return {
     app,
@@ -72,6 +107,7 @@ export function createRecordingQueue(): JobQueue & { jobs: Array<{ job: Job; opt
     jobs,
     async enqueue(job, options) {
       jobs.push({ job, options });
+      return 'queued';
     },
     async ping() {
       return { nonce: 'recording', handledAt: new Date().toISOString(), database: 'ok' };

@@ -166,17 +166,24 @@ test('account: verify the email after logging in, change the email and the passw
   await page.goto('/profile');
   await expect(page.getByTestId('verified-state')).toHaveText('Confirmed');
 
-  // Change the email: the link goes to the new address.
+  // Change the email: it takes the current password, the link goes to the new address, and once
+  // it is opened the old address is told.
   const newEmail = `new-${customer.email}`;
   await page.getByRole('button', { name: 'Change email' }).click();
-  await page.getByLabel('New email').fill(newEmail);
-  await page.getByRole('button', { name: 'Send confirmation' }).click();
-  await expect(page.getByText(`We have sent a confirmation link to ${newEmail}.`, { exact: false })).toBeVisible();
+  const emailForm = page.getByRole('form', { name: 'Change email' });
+  await emailForm.getByLabel('New email').fill(newEmail);
+  await emailForm.getByLabel('Current password').fill('Wrongpass1');
+  await emailForm.getByRole('button', { name: 'Send confirmation' }).click();
+  await expect(emailForm.getByText('The current password is not correct.')).toBeVisible();
+  await emailForm.getByLabel('Current password').fill(password);
+  await emailForm.getByRole('button', { name: 'Send confirmation' }).click();
+  await expect(page.getByText(`We have sent a message to ${newEmail}.`, { exact: false })).toBeVisible();
   await page.goto(await emailedLink(request, newEmail, 'email-change'));
   await closeNotice(page, 'Email changed');
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/profile');
   await expect(page.getByTestId('profile-email')).toHaveText(newEmail);
+  expect(new URL(await emailedLink(request, customer.email, 'email-changed'), 'http://store').pathname).toBe('/faq');
 
   // Change the password: the current one is checked, the new one counts once the link is opened.
   const newPassword = 'Secondpass2';

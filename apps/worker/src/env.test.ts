@@ -14,4 +14,38 @@ describe('worker loadEnv', () => {
     });
     expect(env.WORKER_CONCURRENCY).toBe(8);
   });
+
+  it('requires PUBLIC_URL in production', () => {
+    const services = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    expect(() => loadEnv({ ...services, NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: must be set in production/);
+    expect(loadEnv({ ...services, NODE_ENV: 'production', PUBLIC_URL: 'https://store.example.com' }).PUBLIC_URL).toBe(
+      'https://store.example.com',
+    );
+    expect(loadEnv(services).PUBLIC_URL).toBe('http://localhost:3000');
+  });
+
+  it('defaults the queue prefix and timings to the production ones, and refuses a prefix with a colon', () => {
+    const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    expect(loadEnv(base)).toMatchObject({
+      QUEUE_PREFIX: 'store',
+      JOB_LOCK_MS: 30_000,
+      OUTBOX_SWEEP_INTERVAL_MS: 60_000,
+      SMTP_SEND_TIMEOUT_MS: 30_000,
+    });
+    expect(loadEnv({ ...base, QUEUE_PREFIX: 'staging-2', JOB_LOCK_MS: '1000' })).toMatchObject({
+      QUEUE_PREFIX: 'staging-2',
+      JOB_LOCK_MS: 1_000,
+    });
+    expect(() => loadEnv({ ...base, QUEUE_PREFIX: 'a:b' })).toThrow(/QUEUE_PREFIX/);
+  });
+
+  it('asks the payment provider only with its address and key, and sweeps payments every 30 s by default', () => {
+    const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    expect(loadEnv(base)).toMatchObject({ PAYMENTS_SWEEP_INTERVAL_MS: 30_000, PAYMENTS_PENDING_CHECK_MS: 120_000 });
+    expect(loadEnv(base).SANDBOX_URL).toBeUndefined();
+    expect(() => loadEnv({ ...base, SANDBOX_URL: 'http://sandbox:4010' })).toThrow(/SANDBOX_API_KEY: must be set/);
+    expect(
+      loadEnv({ ...base, SANDBOX_URL: 'http://sandbox:4010', SANDBOX_API_KEY: 'sk_live_0123456789abcdef' }),
+    ).toMatchObject({ SANDBOX_URL: 'http://sandbox:4010' });
+  });
 });

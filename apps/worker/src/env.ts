@@ -1,17 +1,71 @@
+import {
+  JOB_LOCK_MS,
+  OUTBOX_SWEEP_INTERVAL_MS,
+  PAYMENT_SWEEP_INTERVAL_MS,
+  PENDING_PAYMENT_CHECK_MS,
+  SMTP_SEND_DEADLINE_MS,
+} from '@store/core';
 import { z } from 'zod';
 
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATABASE_URL: z.url(),
-  REDIS_URL: z.url(),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: mail stays in the dev outbox. */
-  SMTP_URL: z.url().optional(),
-  MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
-  /** Where customers open the store; emailed links point here. */
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
-});
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z.url(),
+    REDIS_URL: z.url(),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /** Prefix of the BullMQ keys in Redis; the API must use the same. */
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only')
+      .default('store'),
+    /**
+     * How long the job of a worker that died stays locked before another worker takes it back, and
+     * how often workers look for such jobs.
+     */
+    JOB_LOCK_MS: z.coerce.number().int().min(500).max(600_000).default(JOB_LOCK_MS),
+    /** How often the outbox is swept for emails whose job was lost, and how old such an email must be. */
+    OUTBOX_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(OUTBOX_SWEEP_INTERVAL_MS),
+    /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: nothing can be delivered. */
+    SMTP_URL: z.url().optional(),
+    /**
+     * The longest one SMTP send may take. An email whose sender died mid-send waits twice this long
+     * before another worker sends it.
+     */
+    SMTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(SMTP_SEND_DEADLINE_MS),
+    MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
+    /** Where customers open the store; emailed links point here. Required in production, as by the API. */
+    PUBLIC_URL: z.url().optional(),
+    /**
+     * The payment provider's API (the sandbox as its own service, as this process reaches it), asked
+     * about payments whose callbacks do not come. Unset: only stored events are handed on.
+     */
+    SANDBOX_URL: z.url().optional(),
+    /** The store's secret key at the sandbox; required with SANDBOX_URL. */
+    SANDBOX_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Where the provider calls back (as the API's setting); the worker starts no payment, so only for its record. */
+    PAYMENTS_CALLBACK_URL: z.url().optional(),
+    /**
+     * How often stored payment events without a job are handed on (once this old), and payments
+     * waiting at the provider looked for.
+     */
+    PAYMENTS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(PAYMENT_SWEEP_INTERVAL_MS),
+    /** A payment still waiting this long is asked about at the provider. */
+    PAYMENTS_PENDING_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(PENDING_PAYMENT_CHECK_MS),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SANDBOX_URL && !env.SANDBOX_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SANDBOX_API_KEY'], message: 'must be set with SANDBOX_URL' });
+    }
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'must be set in production: emailed links would point at localhost',
+      });
+    }
+  })
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? 'http://localhost:3000' }));
 
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -21,8 +21,15 @@ describe.runIf(databaseUrl && redisUrl)('the worker process', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     smtp = await startTestSmtpServer();
-    const env = loadEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, SMTP_URL: smtp.url, LOG_LEVEL: 'silent' });
-    worker = await startWorker({ env, logger: silentLogger, prefix, sweepIntervalMs: 100 });
+    const env = loadEnv({
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: 'silent',
+      QUEUE_PREFIX: prefix,
+      OUTBOX_SWEEP_INTERVAL_MS: '100',
+    });
+    worker = await startWorker({ env, logger: silentLogger });
   });
   afterAll(async () => {
     await worker?.close();

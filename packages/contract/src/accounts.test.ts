@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  EmailSchema,
+  EmailUpdateRequestSchema,
   LoginRequestSchema,
   PasswordResetConfirmSchema,
+  PasswordResetRequestSchema,
   PasswordUpdateRequestSchema,
   RegisterRequestSchema,
+  ReviewCreateRequestSchema,
 } from './accounts.ts';
 import { ErrorKeys } from './errors.ts';
 
@@ -96,6 +100,130 @@ describe('login', () => {
     );
     expect(fieldErrors(LoginRequestSchema.safeParse({ email: 'a@b.co', password: 'x'.repeat(33) })).password).toContain(
       ErrorKeys.tooLong,
+    );
+  });
+});
+
+describe('email addresses', () => {
+  const local64 = 'a'.repeat(64);
+  const label63 = 'b'.repeat(63);
+
+  it.each([
+    ['ana@example.com', 'ana@example.com'],
+    ['Ana.Maria@Example.COM', 'ana.maria@example.com'],
+    ['  ana@example.com  ', 'ana@example.com'],
+    ['first.last+tag@sub.example.co.uk', 'first.last+tag@sub.example.co.uk'],
+    ["o'brien@example.ie", "o'brien@example.ie"],
+    ['x_y-z!#$%&*/=?^`{|}~@example.org', 'x_y-z!#$%&*/=?^`{|}~@example.org'],
+    ['a@b.co', 'a@b.co'],
+    ['user@123.example.com', 'user@123.example.com'],
+    ['user@my-host.example', 'user@my-host.example'],
+    ['user@xn--80ak6aa92e.com', 'user@xn--80ak6aa92e.com'],
+    ['user@example.xn--p1ai', 'user@example.xn--p1ai'],
+    [`${local64}@example.com`, `${local64}@example.com`],
+    [`a@${label63}.com`, `a@${label63}.com`],
+  ])('accepts %j as %j', (input, stored) => {
+    expect(EmailSchema.parse(input)).toBe(stored);
+  });
+
+  it.each([
+    ['a comment after the domain', 'a@example.com(x)'],
+    ['a comment in the local part', 'a(x)@example.com'],
+    ['a quoted local part', '"a b"@example.com'],
+    ['a quoted local part with an @', '"a@b"@example.com'],
+    ['an address literal', 'a@[127.0.0.1]'],
+    ['an IPv4 host', 'a@127.0.0.1'],
+    ['a host without a dot', 'a@localhost'],
+    ['a one-letter top-level domain', 'a@example.c'],
+    ['a numeric top-level domain', 'a@example.123'],
+    ['a trailing dot', 'a@example.com.'],
+    ['an empty label', 'a@example..com'],
+    ['a label starting with a hyphen', 'a@-example.com'],
+    ['a label ending with a hyphen', 'a@example-.com'],
+    ['a label of 64 characters', `a@${'b'.repeat(64)}.com`],
+    ['a local part of 65 characters', `${'a'.repeat(65)}@example.com`],
+    ['a leading dot', '.a@example.com'],
+    ['a trailing dot in the local part', 'a.@example.com'],
+    ['two dots in a row', 'a..b@example.com'],
+    ['no local part', '@example.com'],
+    ['no domain', 'a@'],
+    ['two @', 'a@b@example.com'],
+    ['a space inside', 'a b@example.com'],
+    ['a tab inside', 'a\tb@example.com'],
+    ['a line break inside', 'a@example.com\nBcc: x@example.com'],
+    ['a right-to-left override', 'a\u202E@example.com'],
+    ['a right-to-left override in the domain', 'a@exa\u202Emple.com'],
+    ['a left-to-right mark', 'a@example.com\u200E'],
+    ['a zero-width space', 'a\u200B@example.com'],
+    ['a zero-width joiner', 'a@exam\u200Dple.com'],
+    ['a soft hyphen', 'a\u00ADb@example.com'],
+    ['a NUL', 'a\u0000@example.com'],
+    ['a DEL', 'a\u007F@example.com'],
+    ['a non-ASCII letter', 'jos\u00E9@example.com'],
+    ['a Cyrillic look-alike', '\u0430na@example.com'],
+    ['a Unicode domain', 'a@\u043F\u0440\u0438\u043C\u0435\u0440.com'],
+    ['a full-width at sign', 'a\uFF20example.com'],
+    ['a backslash', 'a\\b@example.com'],
+    ['a comma', 'a,b@example.com'],
+    ['angle brackets', '<a@example.com>'],
+    ['a display name', 'Ana <a@example.com>'],
+  ])('refuses %s', (_case, email) => {
+    const result = EmailSchema.safeParse(email);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toContain(ErrorKeys.invalidEmailFormat);
+  });
+
+  it('refuses an address over the length limit, and an empty one', () => {
+    const long = `${'a'.repeat(60)}@${'b'.repeat(60)}.example.com`;
+    expect(fieldErrors(LoginRequestSchema.safeParse({ email: long, password: 'x' })).email).toContain(
+      ErrorKeys.tooLong,
+    );
+    expect(fieldErrors(LoginRequestSchema.safeParse({ email: '  ', password: 'x' })).email).toContain(
+      ErrorKeys.requiredField,
+    );
+  });
+
+  it('is the rule of registration, login, reset request and email change alike', () => {
+    const bad = 'a@example.com(x)';
+    const requests = [
+      RegisterRequestSchema.safeParse({ ...valid, email: bad }),
+      LoginRequestSchema.safeParse({ email: bad, password: 'x' }),
+      PasswordResetRequestSchema.safeParse({ email: bad }),
+      EmailUpdateRequestSchema.safeParse({ email: bad, password: 'x' }),
+    ];
+    for (const result of requests) expect(fieldErrors(result).email).toEqual([ErrorKeys.invalidEmailFormat]);
+  });
+});
+
+describe('email change', () => {
+  it('needs the current password beside the new address', () => {
+    expect(EmailUpdateRequestSchema.parse({ email: 'New@Example.com', password: 'any thing!' })).toEqual({
+      email: 'new@example.com',
+      password: 'any thing!',
+    });
+    expect(fieldErrors(EmailUpdateRequestSchema.safeParse({ email: 'new@example.com' })).password).toContain(
+      ErrorKeys.requiredField,
+    );
+    expect(
+      fieldErrors(EmailUpdateRequestSchema.safeParse({ email: 'new@example.com', password: ' ' })).password,
+    ).toContain(ErrorKeys.requiredField);
+  });
+});
+
+describe('text no database or mail header can carry', () => {
+  it.each([
+    ['a NUL in the login email', LoginRequestSchema, { email: 'a\u0000@b.co', password: 'x' }, 'email'],
+    ['a NUL in the login password', LoginRequestSchema, { email: 'a@b.co', password: 'x\u0000y' }, 'password'],
+    ['a lone surrogate in the registration email', RegisterRequestSchema, { ...valid, email: 'a\ud800@b.co' }, 'email'],
+    ['an escape in the name', RegisterRequestSchema, { ...valid, name: 'Ana\u001b2024' }, 'name'],
+    ['a NUL in a review', ReviewCreateRequestSchema, { productId: 1, rating: 5, text: 'good\u0000card' }, 'text'],
+  ])('refuses %s with invalidCharacters', (_name, schema, input, field) => {
+    expect(fieldErrors(schema.safeParse(input))[field]).toContain(ErrorKeys.invalidCharacters);
+  });
+
+  it('keeps line breaks and emoji in a review', () => {
+    expect(ReviewCreateRequestSchema.safeParse({ productId: 1, rating: 5, text: 'great\r\ncard 😀' }).success).toBe(
+      true,
     );
   });
 });

@@ -9,6 +9,7 @@ import {
   REVIEW_TEXT_MAX,
   REVIEW_TEXT_MIN,
 } from './limits.ts';
+import { cleanText } from './text.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Field rules of SPEC.md section 5, one definition for the server's parsing and the client's forms.
@@ -19,12 +20,25 @@ import {
 /** Letters a password may hold: Latin, Cyrillic and Devanagari letters, and digits. */
 export const PASSWORD_PATTERN = /^[A-Za-z0-9\u0400-\u04FF\u0900-\u097F]+$/;
 export const NAME_PATTERN = /^[A-Za-z0-9]+$/;
-/** A practical address pattern: something@something.tld, no spaces, no second @. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+/**
+ * An address the store can write to and tell apart from every other: the RFC 5322 dot-atom local
+ * part (the characters of WHATWG's "valid e-mail address", which browsers check for type=email,
+ * without empty dot-separated parts) of at most 64 characters, then a host name of RFC 1035 labels
+ * (letters, digits, inner hyphens, at most 63 each) with at least one dot and a top-level domain
+ * of letters or an IDNA `xn--` label. ASCII only, so no look-alike, control, zero-width or
+ * direction-changing characters; no comments, quotes or address literals, so `a@example.com(x)`
+ * is refused rather than stored as an account whose mail goes to `a@example.com`.
+ */
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
+const DOMAIN_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const TOP_LEVEL_DOMAIN = '(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{0,57}[A-Za-z0-9])';
+export const EMAIL_PATTERN = new RegExp(
+  `^(?=[^@]{1,64}@)${ATEXT}+(?:\\.${ATEXT}+)*@(?:${DOMAIN_LABEL}\\.)+${TOP_LEVEL_DOMAIN}$`,
+);
 
 const requiredText = z
   .string({ error: ErrorKeys.requiredField })
-  .check(z.trim(), z.minLength(1, { error: ErrorKeys.requiredField }));
+  .check(z.trim(), z.minLength(1, { error: ErrorKeys.requiredField }), cleanText());
 
 export const EmailSchema = z.pipe(
   requiredText.check(
@@ -45,6 +59,7 @@ export const LoginPasswordSchema = z.string({ error: ErrorKeys.requiredField }).
   z.minLength(1, { error: ErrorKeys.requiredField }),
   z.maxLength(PASSWORD_MAX, { error: ErrorKeys.tooLong }),
   z.refine((value: string) => value.trim().length > 0, { error: ErrorKeys.requiredField }),
+  cleanText(),
 );
 
 /** A new password: PASSWORD_MIN to PASSWORD_MAX letters of the allowed scripts and digits. */
@@ -109,7 +124,14 @@ export const TokenParamsSchema = z.object({ token: EmailTokenSchema });
 export const TokenBodySchema = z.object({ token: EmailTokenSchema });
 export type TokenBody = z.input<typeof TokenBodySchema>;
 
-export const EmailUpdateRequestSchema = z.object({ email: EmailSchema });
+export const EmailUpdateRequestSchema = z.object({
+  email: EmailSchema,
+  /**
+   * The current password, beyond SPEC.md section 7 (which lists `email` only): a session alone, on
+   * a borrowed device or from a stolen token, must not be enough to move the account elsewhere.
+   */
+  password: LoginPasswordSchema,
+});
 export type EmailUpdateRequest = z.input<typeof EmailUpdateRequestSchema>;
 
 export const PasswordUpdateRequestSchema = z

@@ -76,6 +76,13 @@ describe('params', () => {
     expect(SearchParamsSchema.safeParse({ query: 'a'.repeat(SEARCH_MAX) }).success).toBe(true);
     expect(SearchParamsSchema.safeParse({ query: 'a'.repeat(SEARCH_MAX + 1) }).success).toBe(false);
   });
+
+  it('refuses search text with a NUL or a lone surrogate', () => {
+    for (const query of ['ste\u0000am', 'steam\ud800']) {
+      const result = SearchParamsSchema.safeParse({ query });
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual([ErrorKeys.invalidCharacters]);
+    }
+  });
 });
 
 describe('resolvePaging', () => {

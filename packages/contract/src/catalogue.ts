@@ -9,6 +9,7 @@ import {
   PRICE_FILTER_MAX_DIGITS,
   SEARCH_MAX,
 } from './limits.ts';
+import { cleanText } from './text.ts';
 
 // The catalogue's schemas are what the web app's first page parses, so they are written with
 // zod/mini: the same validation as zod's classic API, in a fraction of the JavaScript a visitor
@@ -129,6 +130,12 @@ export const SlugParamsSchema = z.object({
     ),
 });
 
+/** `GET /countries?category=`: only the countries the category has products for. */
+export const CountriesQuerySchema = z.object({
+  category: blankIsUnset(z.optional(SlugParamsSchema.shape.id)),
+});
+export type CountriesQuery = z.infer<typeof CountriesQuerySchema>;
+
 export const ProductIdParamsSchema = z.object({
   id: z.pipe(
     z.pipe(z.string().check(z.regex(/^\d{1,9}$/, { error: ErrorKeys.notANumber })), toNumber),
@@ -143,6 +150,7 @@ export const SearchParamsSchema = z.object({
       z.trim(),
       z.minLength(1, { error: ErrorKeys.requiredField }),
       z.maxLength(SEARCH_MAX, { error: ErrorKeys.tooLong }),
+      cleanText(),
     ),
 });
 
@@ -272,10 +280,21 @@ export const ReviewsResponseSchema = z.extend(PageInfoSchema, {
 });
 export type ReviewsResponse = z.infer<typeof ReviewsResponseSchema>;
 
+/**
+ * What a hint shows to help choose between products: the cover, the price (in `currency`, the
+ * store's) and the region the card is for. Optional: a hint is usable by its name alone.
+ */
+const hintDetails = {
+  thumbnail: z.optional(z.nullable(z.string())),
+  price: z.optional(z.number()),
+  currency: z.optional(z.string()),
+  region: z.optional(z.object({ code: z.string(), name: z.nullable(z.string()) })),
+};
+
 export const SearchHintsResponseSchema = z.object({
-  hintsByName: z.array(z.object({ name: z.string() })).check(z.maxLength(HINTS_PER_KIND)),
+  hintsByName: z.array(z.object({ name: z.string(), ...hintDetails })).check(z.maxLength(HINTS_PER_KIND)),
   hintsByArt: z
-    .array(z.object({ id: z.int(), name: z.string(), article: z.string() }))
+    .array(z.object({ id: z.int(), name: z.string(), article: z.string(), ...hintDetails }))
     .check(z.maxLength(HINTS_PER_KIND)),
 });
 export type SearchHintsResponse = z.infer<typeof SearchHintsResponseSchema>;

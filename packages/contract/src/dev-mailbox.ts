@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorKeys } from './errors.ts';
+import { hasForbiddenCharacters } from './text.ts';
 
 /**
  * The development mailbox (`GET /dev/mailbox.json`), served outside production only. Browser tests
@@ -6,7 +8,12 @@ import { z } from 'zod';
  */
 export const DevMailboxQuerySchema = z.object({
   /** Only messages to this address (compared case-insensitively). */
-  to: z.string().trim().max(128).optional(),
+  to: z
+    .string()
+    .trim()
+    .max(128)
+    .refine((value) => !hasForbiddenCharacters(value), { error: ErrorKeys.invalidCharacters })
+    .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type DevMailboxQuery = z.infer<typeof DevMailboxQuerySchema>;

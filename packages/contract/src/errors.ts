@@ -41,6 +41,17 @@ export const ErrorKeys = {
   tokenInvalid: 'validation.tokenInvalid',
   sameEmail: 'validation.sameEmail',
   reviewExists: 'validation.reviewExists',
+  duplicateValue: 'validation.duplicateValue',
+  invalidPromoCode: 'validation.invalidPromoCode',
+  invalidCharacters: 'validation.invalidCharacters',
+  outOfStock: 'validation.outOfStock',
+  emptyBasket: 'validation.emptyBasket',
+  insufficientFunds: 'validation.insufficientFunds',
+  orderNotPayable: 'validation.orderNotPayable',
+  invalidCardNumber: 'validation.invalidCardNumber',
+  amountMismatch: 'validation.amountMismatch',
+  currencyMismatch: 'validation.currencyMismatch',
+  foreignOrigin: 'validation.foreignOrigin',
 } as const;
 export type ErrorKey = (typeof ErrorKeys)[keyof typeof ErrorKeys];
 
@@ -68,6 +79,17 @@ export const ErrorTexts: Record<ErrorKey, string> = {
   'validation.tokenInvalid': 'This link is not valid or has expired.',
   'validation.sameEmail': 'This is already your email address.',
   'validation.reviewExists': 'You have already reviewed this product.',
+  'validation.duplicateValue': 'This value appears more than once.',
+  'validation.invalidPromoCode': 'Invalid promo code.',
+  'validation.invalidCharacters': 'This value contains characters that are not allowed.',
+  'validation.outOfStock': 'There are not enough codes of this product in stock.',
+  'validation.emptyBasket': 'Your basket is empty.',
+  'validation.insufficientFunds': 'Your balance is too low for this order.',
+  'validation.orderNotPayable': 'This order can no longer be paid.',
+  'validation.invalidCardNumber': 'This card number is not valid.',
+  'validation.amountMismatch': 'This amount is not the order’s total.',
+  'validation.currencyMismatch': 'This currency is not the order’s.',
+  'validation.foreignOrigin': 'This address must be on the store’s own site.',
 };
 
 export function isErrorKey(value: string): value is ErrorKey {

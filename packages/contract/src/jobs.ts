@@ -17,6 +17,16 @@ export const EmailSendJobSchema = z.object({
 });
 export type EmailSendJob = z.infer<typeof EmailSendJobSchema>;
 
-export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema, EmailSendJobSchema]);
+/**
+ * Applies one stored provider event (a row of `payment_events`): the one path that marks an order
+ * paid and fulfils it. The row holds the event; the job only names it.
+ */
+export const PaymentEventJobSchema = z.object({
+  kind: z.literal('payment.event'),
+  eventId: z.uuid(),
+});
+export type PaymentEventJob = z.infer<typeof PaymentEventJobSchema>;
+
+export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema, EmailSendJobSchema, PaymentEventJobSchema]);
 export type Job = z.infer<typeof JobSchema>;
 export type JobKind = Job['kind'];

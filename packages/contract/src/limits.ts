@@ -28,6 +28,15 @@ export const BASKET_FLUSH_IDLE_MS = 10_000;
 export const BASKET_FLUSH_MAX_CHANGES = 30;
 export const BASKET_LOCK_RETRY_MS = 200;
 export const BASKET_ADD_QUANTITY = 1;
+/**
+ * The most units of one product a basket line holds: gift cards are bought a few at a time, and a
+ * cap keeps one customer from holding a whole pool of codes in a basket. Stock caps it further.
+ */
+export const BASKET_LINE_MAX = 10;
+/** The most distinct products a basket holds. */
+export const BASKET_LINES_MAX = 50;
+/** The most changes one PATCH /basket accepts (the client flushes at BASKET_FLUSH_MAX_CHANGES). */
+export const BASKET_CHANGES_MAX = 100;
 
 export const NOTIFICATION_MS = 3_500;
 export const PAYMENT_POLL_MS = 1_000;

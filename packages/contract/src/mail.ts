@@ -6,22 +6,59 @@ export const LocaleSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof LocaleSchema>;
 
 /**
- * Every email the store sends. Each links to a route of the web app (SPEC.md sections 2 and 4):
+ * The emails that carry a token in their link. Each links to a route of the web app (SPEC.md
+ * sections 2 and 4):
  * - account-activation: `/?accountToken=…` after registration;
  * - email-verify: `/verify-email/{token}`;
  * - password-reset: `/password-reset/{token}`;
  * - email-change: `/?emailToken=…`, sent to the new address;
  * - password-change: `/?passwordToken=…`.
  */
-export const EMAIL_TEMPLATES = [
+export const TOKEN_EMAIL_TEMPLATES = [
   'account-activation',
   'email-verify',
   'password-reset',
   'email-change',
   'password-change',
 ] as const;
+export type TokenEmailTemplate = (typeof TOKEN_EMAIL_TEMPLATES)[number];
+
+/**
+ * Two notices, whose link carries no token and opens the store:
+ * - email-changed: to the old address once a change is confirmed, so a taken-over account is noticed;
+ * - email-in-use: to an address someone tried to move another account to; that caller is told
+ *   the same as for a free address, so the change form does not reveal who has an account.
+ */
+export const NOTICE_TEMPLATES = ['email-changed', 'email-in-use'] as const;
+export type NoticeTemplate = (typeof NOTICE_TEMPLATES)[number];
+
+/**
+ * Every email the store sends: the token emails, the notices, and the receipt of a completed order,
+ * which links to the profile (`/profile`) and never holds a code.
+ */
+export const EMAIL_TEMPLATES = [...TOKEN_EMAIL_TEMPLATES, ...NOTICE_TEMPLATES, 'order-receipt'] as const;
 export const EmailTemplateSchema = z.enum(EMAIL_TEMPLATES);
 export type EmailTemplate = z.infer<typeof EmailTemplateSchema>;
+export const isNoticeTemplate = (template: EmailTemplate): template is NoticeTemplate =>
+  (NOTICE_TEMPLATES as readonly EmailTemplate[]).includes(template);
+
+/** What a receipt lists: the order, what each line delivered, and what went back to the balance. */
+export const ReceiptDataSchema = z.object({
+  orderId: z.uuid(),
+  currency: z.string().min(3).max(8),
+  totalMinor: z.number().int().nonnegative(),
+  refundedMinor: z.number().int().nonnegative(),
+  lines: z
+    .array(
+      z.object({
+        name: z.string().max(200),
+        quantity: z.number().int().positive(),
+        delivered: z.number().int().nonnegative(),
+      }),
+    )
+    .max(100),
+});
+export type ReceiptData = z.infer<typeof ReceiptDataSchema>;
 
 /** What a template is rendered with; stored in `outbound_emails.data`. */
 export const EmailDataSchema = z.object({
@@ -29,16 +66,26 @@ export const EmailDataSchema = z.object({
   name: z.string(),
   /** Absolute link the message's button opens. */
   link: z.url(),
-  /** How long the link works, in minutes. */
+  /** How long the link works, in minutes; for a receipt, how long it is worth sending. */
   expiresInMinutes: z.number().int().positive(),
+  /** The order of an `order-receipt`. */
+  receipt: ReceiptDataSchema.optional(),
 });
 export type EmailData = z.infer<typeof EmailDataSchema>;
 
-/** Token lifetimes, in minutes. */
-export const EMAIL_TOKEN_TTL_MINUTES: Record<EmailTemplate, number> = {
+/**
+ * Token lifetimes, in minutes. A notice has no token; its figure is how long it stays worth sending
+ * (a notice that could not go out for a week is stale news, no longer a warning).
+ */
+export const EMAIL_TOKEN_TTL_MINUTES: Record<TokenEmailTemplate | NoticeTemplate, number> = {
   'account-activation': 72 * 60,
   'email-verify': 72 * 60,
   'password-reset': 60,
   'email-change': 60,
   'password-change': 60,
+  'email-changed': 7 * 24 * 60,
+  'email-in-use': 7 * 24 * 60,
 };
+
+/** A receipt that could not go out for a week is dropped rather than sent that late. */
+export const RECEIPT_SEND_WINDOW_MINUTES = 7 * 24 * 60;

@@ -141,6 +141,20 @@ describe('CHECK constraints', () => {
     await violates(db.prisma.promoCode.create({ data: { code: 'TOOMUCH', discountPercent: 101 } }));
     await db.prisma.promoCode.create({ data: { code: 'ALL', discountPercent: 100 } });
   });
+
+  it('holds promo codes to upper-case codes, a usage count within the limit and a window that ends after it starts', async () => {
+    await violates(db.prisma.promoCode.create({ data: { code: 'lower', discountPercent: 5 } }));
+    await violates(db.prisma.promoCode.create({ data: { code: 'WITH SPACE', discountPercent: 5 } }));
+    await violates(db.prisma.promoCode.create({ data: { code: 'NOUSES', discountPercent: 5, maxUses: 0 } }));
+    const at = new Date('2026-12-01T00:00:00Z');
+    await violates(
+      db.prisma.promoCode.create({ data: { code: 'BACKWARDS', discountPercent: 5, validFrom: at, validUntil: at } }),
+    );
+    const limited = await db.prisma.promoCode.create({ data: { code: 'TWICE_2-X', discountPercent: 5, maxUses: 2 } });
+    await db.prisma.promoCode.update({ where: { id: limited.id }, data: { usedCount: 2 } });
+    await violates(db.prisma.promoCode.update({ where: { id: limited.id }, data: { usedCount: 3 } }));
+    await violates(db.prisma.promoCode.update({ where: { id: limited.id }, data: { usedCount: -1 } }));
+  });
 });
 
 describe('pg_trgm', () => {

@@ -12,8 +12,24 @@ import { defaultDataDir } from './paths.ts';
 export interface Database {
   prisma: PrismaClient;
   kind: 'postgres' | 'pglite';
+  /**
+   * Subscribes to NOTIFY on `channel`: on PostgreSQL over a connection of its own, which comes back
+   * by itself after a loss; on PGlite in this process. Resolves once listening.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Unlisten>;
   close(): Promise<void>;
 }
+
+export interface NotificationHandlers {
+  onNotification(payload: string): void;
+  /**
+   * The connection was lost and is listening again: whatever was notified in between is lost, so
+   * the subscriber must assume anything changed.
+   */
+  onReconnect?(): void;
+}
+
+export type Unlisten = () => Promise<void>;
 
 export interface DatabaseOptions {
   /** PostgreSQL; without it the database is embedded PGlite in `dataDir`. */
@@ -56,10 +72,22 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
     // connection and the next query opens a new one, so there is nothing else to do here.
     pool.on('error', () => {});
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const databaseUrl = options.databaseUrl;
+    const listeners = new Set<Unlisten>();
     return {
       prisma,
       kind: 'postgres',
+      async listen(channel, handlers) {
+        const unlisten = await listenPostgres(databaseUrl, channel, handlers);
+        const remove: Unlisten = async () => {
+          listeners.delete(remove);
+          await unlisten();
+        };
+        listeners.add(remove);
+        return remove;
+      },
       async close() {
+        await Promise.all([...listeners].map((unlisten) => unlisten()));
         await prisma.$disconnect();
         await pool.end();
       },
@@ -79,9 +107,78 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   return {
     prisma,
     kind: 'pglite',
+    // PGlite hands every NOTIFY raised by any query of this instance to its listeners.
+    listen: (channel, { onNotification }) => pglite.listen(channel, onNotification),
     async close() {
       await prisma.$disconnect();
       await pglite.close();
     },
+  };
+}
+
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 10_000;
+
+/**
+ * LISTEN on a dedicated connection (a pooled one would be handed to queries and lose it). A lost
+ * connection is opened again with a growing delay, and onReconnect tells the subscriber that
+ * notifications may have been missed meanwhile.
+ */
+async function listenPostgres(databaseUrl: string, channel: string, handlers: NotificationHandlers): Promise<Unlisten> {
+  const quoted = `"${channel.replaceAll('"', '""')}"`;
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = RECONNECT_MIN_MS;
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotification(message.payload ?? '');
+    });
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${quoted}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+  };
+
+  const lost = (which: pg.Client) => {
+    if (stopped || which !== client) return;
+    client = undefined;
+    which.end().catch(() => {});
+    scheduleReconnect();
+  };
+
+  const scheduleReconnect = () => {
+    retry = setTimeout(async () => {
+      try {
+        await connect();
+        delay = RECONNECT_MIN_MS;
+        handlers.onReconnect?.();
+      } catch {
+        delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+        if (!stopped) scheduleReconnect();
+      }
+    }, delay);
+    retry.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
   };
 }

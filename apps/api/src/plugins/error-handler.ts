@@ -1,5 +1,5 @@
 import { ErrorKeys, ErrorTexts, isErrorKey, type ValidationErrorBody } from '@store/contract';
-import { AppError, ValidationError } from '@store/core';
+import { AppError, PaymentProviderUnavailableError, UnauthorizedError, ValidationError } from '@store/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -13,11 +13,11 @@ const STATUS_BY_KIND: Record<AppError['kind'], number> = {
 };
 
 /** Zod issue codes mapped to message keys, for issues whose schema did not name a key itself. */
-function keyForIssue(keyword: string, message: string, params: Record<string, unknown>): string {
+function keyForIssue(keyword: string, message: string, params: Record<string, unknown>, input: unknown): string {
   if (isErrorKey(message)) return message;
   switch (keyword) {
     case 'invalid_type':
-      return params.input === undefined ? ErrorKeys.requiredField : ErrorKeys.invalidValue;
+      return input === undefined ? ErrorKeys.requiredField : ErrorKeys.invalidValue;
     case 'too_big':
       return params.origin === 'string' ? ErrorKeys.tooLong : ErrorKeys.tooLarge;
     case 'too_small':
@@ -27,6 +27,35 @@ function keyForIssue(keyword: string, message: string, params: Record<string, un
     default:
       return ErrorKeys.invalidValue;
   }
+}
+
+/** The part of the request a schema checked, by Fastify's name for it. */
+function validated(request: FastifyRequest, context: string | undefined): unknown {
+  switch (context) {
+    case 'body':
+      return request.body;
+    case 'querystring':
+      return request.query;
+    case 'params':
+      return request.params;
+    case 'headers':
+      return request.headers;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The value at a zod issue's path (`/products/0/id`): zod leaves the input out of its issues, and a
+ * field that is missing is told apart from one of the wrong type by it.
+ */
+function valueAt(root: unknown, instancePath: string): unknown {
+  let node = root;
+  for (const key of instancePath.split('/').filter(Boolean)) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }
 
 /** ValidationError's own default message: a service that words a message of its own keeps it. */
@@ -54,20 +83,37 @@ export default fp(async function errorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: Record<string, string[]> = {};
+      const input = validated(request, error.validationContext);
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'input';
-        const key = keyForIssue(issue.keyword, issue.message ?? '', issue.params as Record<string, unknown>);
+        const key = keyForIssue(
+          issue.keyword,
+          issue.message ?? '',
+          issue.params as Record<string, unknown>,
+          valueAt(input, issue.instancePath),
+        );
         const list = errors[field] ?? [];
         if (!list.includes(key)) errors[field] = [...list, key];
       }
       return sendValidation(reply, errors);
     }
     if (error instanceof ValidationError) {
-      if (error.message === GENERIC_VALIDATION_MESSAGE) return sendValidation(reply, error.errors);
-      return reply.code(422).send({ message: error.message, errors: error.errors });
+      const body =
+        error.message === GENERIC_VALIDATION_MESSAGE
+          ? validationBody(error.errors)
+          : { message: error.message, errors: error.errors };
+      return reply.code(422).send({ ...body, ...error.details });
+    }
+    if (error instanceof UnauthorizedError && error.code) {
+      return reply.code(401).send({ message: error.message, code: error.code });
     }
     if (error instanceof AppError) {
       return reply.code(STATUS_BY_KIND[error.kind]).send({ message: error.message });
+    }
+    if (error instanceof PaymentProviderUnavailableError) {
+      // Nothing is known of the payment; the same attempt may be sent again (its key is the same).
+      request.log.warn({ err: error }, 'payment provider unavailable');
+      return reply.code(503).send({ message: 'The payment provider cannot be reached now. Please try again.' });
     }
     if (error.statusCode === 429) {
       return reply.code(429).send({ message: error.message });

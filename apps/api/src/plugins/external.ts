@@ -11,8 +11,15 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Env } from '../env.ts';
 import { rateLimit } from './rate-limit-presets.ts';
+import { sharedRateLimitStore } from './rate-limit-store.ts';
 
-const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+/**
+ * Whether the route the router matched is part of the API. Decided on the route's own path, never on
+ * the request target: `http://x/api/login`, `/%61pi/login` and `/api/login` all reach one route,
+ * and a limit that read the target string could be stepped around by spelling it differently.
+ */
+const isApiRoute = (routePath: string | undefined) =>
+  routePath !== undefined && (routePath === '/api' || routePath.startsWith('/api/'));
 
 export interface ExternalPluginOptions {
   env: Env;
@@ -50,6 +57,10 @@ export default fp(async function external(
       return reply.code(415).send({ message: 'Request bodies are accepted uncompressed only.' });
     }
   });
+  // A payment provider on another origin (the standalone sandbox): the checkout loads its widget
+  // script, calls it, frames its card form and posts forms to it (the hosted page, 3-D Secure).
+  // Embedded, it is under this origin's /sandbox, which 'self' covers.
+  const provider = env.SANDBOX_URL ? [new URL(env.SANDBOX_PUBLIC_URL ?? env.SANDBOX_URL).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -57,8 +68,10 @@ export default fp(async function external(
         imgSrc: ["'self'", 'data:'],
         // Radix positions popovers with inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        scriptSrc: ["'self'", ...provider],
+        connectSrc: ["'self'", ...provider],
+        frameSrc: ["'self'", ...provider],
+        formAction: ["'self'", ...provider],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
       },
@@ -68,11 +81,18 @@ export default fp(async function external(
   await app.register(rateLimitPlugin, {
     global: true,
     ...rateLimit('read', env.RATE_LIMIT_SCALE),
-    ...(redis ? { redis, nameSpace: rateLimitNamespace } : {}),
-    skipOnError: true,
-    // Only the API is limited: a page view fetches dozens of fingerprinted scripts, styles and
-    // covers, which are cheap to serve and cached by the browser and any proxy in front.
-    allowList: (request) => !isApiPath(request.url),
+    store: sharedRateLimitStore({
+      redis,
+      namespace: rateLimitNamespace,
+      timeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS,
+      logger: app.log,
+    }),
+    // Only the API, and routes that name a limit of their own (/ready), are limited: a page view
+    // fetches dozens of fingerprinted scripts, styles and covers, which are cheap to serve and
+    // cached by the browser and any proxy in front. Requests that match no route are limited by
+    // the not-found handler (plugins/web.ts).
+    allowList: (request) =>
+      !isApiRoute(request.routeOptions.url) && typeof request.routeOptions.config.rateLimit !== 'object',
     // The limit headers go on the 429 (with retry-after) only: nine headers on every catalogue read
     // cost more than they tell a browser.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },

@@ -19,6 +19,19 @@ export const RATE_LIMITS = {
   promo: { max: 20, timeWindow: 15 * MINUTE },
   passwordReset: { max: 5, timeWindow: HOUR },
   emailVerify: { max: 10, timeWindow: HOUR },
+  /** Requests no route matched: a flood of 404s must cost the sender as much as other reads. */
+  notFound: { max: 300, timeWindow: MINUTE },
+  /** The readiness probe: a load balancer asks every few seconds, and the answer is cached anyway. */
+  ready: { max: 60, timeWindow: MINUTE },
+  /** Logins to one account from addresses that never logged in to it (plugins/login-throttle.ts). */
+  loginAccount: { max: 20, timeWindow: 15 * MINUTE },
+  /** Starting payments: a shopper retries a card a few times; a card tester tries hundreds. */
+  payment: { max: 30, timeWindow: 15 * MINUTE },
+  /**
+   * The provider's callbacks: its retries and bursts, not a shopper's pace. The bound is for a flood
+   * of forged ones, each of which costs a signature check.
+   */
+  callback: { max: 6_000, timeWindow: MINUTE },
 } as const satisfies Record<string, RateLimitPreset>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

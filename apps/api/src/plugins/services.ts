@@ -1,23 +1,58 @@
 import {
   type AccountService,
+  type BasketService,
   type CatalogueService,
   createAccountService,
+  createBasketService,
   createCatalogueService,
+  createDeliveryService,
+  createIndexedProductSearch,
+  createLedgerService,
+  createOrderService,
+  createPaymentEventIntake,
+  createPaymentReconciler,
+  createPaymentService,
+  createPromoService,
   createReviewService,
+  createSandboxPaymentProvider,
+  type DeliveryService,
+  type IndexedProductSearch,
   type JobQueue,
+  type LedgerService,
+  type OrderService,
+  type PaymentEventIntake,
+  type PaymentProvider,
+  type PaymentReconciler,
+  type PaymentService,
+  type PromoService,
   type ReviewService,
 } from '@store/core';
-import type { Database } from '@store/db';
+import { createCodeCipher, type Database, devCodeKey } from '@store/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Env } from '../env.ts';
+import { sandboxProviderConfig } from './payments-sandbox.ts';
 import { type RateLimitName, type RateLimitPreset, rateLimit } from './rate-limit-presets.ts';
 
 export interface Services {
+  /** The catalogue's search index in this process, fresh from the database's change feed. */
+  search: IndexedProductSearch;
   catalogue: CatalogueService;
   accounts: AccountService;
   reviews: ReviewService;
+  basket: BasketService;
+  promo: PromoService;
+  orders: OrderService;
+  ledger: LedgerService;
+  delivery: DeliveryService;
+  /** The payment provider (the sandbox, embedded or standalone). */
+  paymentProvider: PaymentProvider;
+  /** Verified callbacks and the provider's answers, stored and handed to the queue. */
+  paymentEvents: PaymentEventIntake;
+  /** Asks the provider about payments whose callbacks do not come. */
+  paymentReconciler: PaymentReconciler;
+  payments: PaymentService;
 }
 
 declare module 'fastify' {
@@ -48,8 +83,26 @@ export default fp(async function services(
   app.decorate('database', database);
   app.decorate('queue', queue);
   app.decorate('redis', redis);
+  const search = await createIndexedProductSearch({ db: database.prisma, listen: database.listen, logger: app.log });
+  app.addHook('onClose', () => search.close());
+  const orders = createOrderService({
+    db: database.prisma,
+    promo: createPromoService({ db: database.prisma }),
+    queue,
+    logger: app.log,
+    publicUrl: env.PUBLIC_URL,
+  });
+  const paymentProvider = createSandboxPaymentProvider(sandboxProviderConfig(env));
+  const paymentEvents = createPaymentEventIntake({ db: database.prisma, queue, logger: app.log });
+  const paymentReconciler = createPaymentReconciler({
+    db: database.prisma,
+    provider: paymentProvider,
+    intake: paymentEvents,
+    logger: app.log,
+  });
   app.decorate('services', {
-    catalogue: createCatalogueService({ db: database.prisma, pageTtlMs: env.CATALOGUE_CACHE_MS }),
+    search,
+    catalogue: createCatalogueService({ db: database.prisma, search, pageTtlMs: env.CATALOGUE_CACHE_MS }),
     accounts: createAccountService({
       db: database.prisma,
       queue,
@@ -58,6 +111,25 @@ export default fp(async function services(
       logger: app.log,
     }),
     reviews: createReviewService({ db: database.prisma }),
+    basket: createBasketService({ db: database.prisma }),
+    promo: createPromoService({ db: database.prisma }),
+    orders,
+    ledger: createLedgerService({ db: database.prisma }),
+    delivery: createDeliveryService({
+      db: database.prisma,
+      cipher: createCodeCipher(env.CODE_ENCRYPTION_KEY ?? devCodeKey()),
+    }),
+    paymentProvider,
+    paymentEvents,
+    paymentReconciler,
+    payments: createPaymentService({
+      db: database.prisma,
+      orders,
+      provider: paymentProvider,
+      reconciler: paymentReconciler,
+      publicUrl: env.PUBLIC_URL,
+      logger: app.log,
+    }),
   });
   app.decorate('rateLimitPreset', (name: RateLimitName) => rateLimit(name, env.RATE_LIMIT_SCALE));
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientKey } from './rate-limit-store.ts';
 
 export interface WebPluginOptions {
   /** Cover art and icons, served under /static/. */
@@ -46,7 +47,14 @@ export default fp(async function web(app: FastifyInstance, { assetsDir, webDist 
     });
   }
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  // No route means no route limit: without this one, unknown paths could be requested without end.
+  // `allowList: []` replaces the API-only allowList, which cannot apply where nothing was routed.
+  const notFoundLimit = app.rateLimit({
+    ...app.rateLimitPreset('notFound'),
+    allowList: [],
+    keyGenerator: (request) => `not-found:${clientKey(request)}`,
+  });
+  app.setNotFoundHandler({ preHandler: notFoundLimit }, (request: FastifyRequest, reply: FastifyReply) => {
     const wantsPage = request.method === 'GET' && !isApiPath(request.url) && !request.url.startsWith('/static/');
     if (hasSpa && wantsPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);

@@ -1,11 +1,12 @@
 import { AuthResponseSchema, OkResponseSchema, UserResponseSchema } from '@store/contract';
 import { createInProcessQueue, createJobHandlers, createSmtpMailer, silentLogger } from '@store/core';
-import { startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
+import { eventually, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
 import { createCodeCipher, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';
 import { createTestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, uniqueCustomer } from '../../test/accounts.ts';
+import { databaseText } from '../../test/database-text.ts';
 import { buildTestApp, type TestDatabase } from '../../test/helper.ts';
 
 const PUBLIC_URL = 'https://store.example';
@@ -103,5 +104,39 @@ describe('emailed links, over a real SMTP conversation', () => {
     });
     expect(withNew.status).toBe(200);
     expect(AuthResponseSchema.parse(withNew.body).user.email).toBe(customer.email);
+  });
+
+  it('keeps no working token in the database once the messages carrying them are sent', async () => {
+    const customer = uniqueCustomer();
+    const password = 'Secret123';
+    const before = smtp.received.length;
+    const registered = await call(ctx.app, 'POST', '/api/register', {
+      body: { ...customer, password, password_confirmation: password },
+    });
+    expect(registered.status).toBe(201);
+    const { token: bearer } = AuthResponseSchema.parse(registered.body);
+    await call(ctx.app, 'POST', '/api/password-reset', { body: { email: customer.email } });
+    const verify = await call(ctx.app, 'POST', '/api/profile/email-verify-request', { token: bearer, body: {} });
+    expect(verify.status).toBe(200);
+    const received = (await smtp.waitFor(before + 3)).slice(before);
+    const links = received.map((mail) => linkIn(mail.parsed.text).href);
+    const tokens = links.map((link) => /[A-Za-z0-9_-]{43}$/.exec(link)?.[0] ?? '');
+    expect(tokens).toHaveLength(3);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const resetToken = /\/password-reset\/([A-Za-z0-9_-]{43})$/.exec(
+      links.find((l) => l.includes('/password-reset/')) ?? '',
+    )?.[1];
+    await eventually(async () => {
+      const rows = await database.prisma.outboundEmail.findMany({ where: { toAddress: customer.email } });
+      return rows.length === 3 && rows.every((row) => row.status === 'SENT');
+    });
+
+    const dump = await databaseText(database.prisma);
+    for (const token of tokens) expect(dump).not.toContain(token);
+    // The links still work: the customer's copy is the one that counts.
+    const reset = await call(ctx.app, 'PATCH', `/api/password-reset/${resetToken}`, {
+      body: { password: 'Another123', password_confirmation: 'Another123' },
+    });
+    expect(reset.status).toBe(200);
   });
 });

@@ -89,6 +89,10 @@ describe('POST /api/register', () => {
     ['email', 'not-an-email', ErrorKeys.invalidEmailFormat],
     ['email', 'a@b', ErrorKeys.invalidEmailFormat],
     ['email', 'two@at@example.com', ErrorKeys.invalidEmailFormat],
+    ['email', 'a@example.com(x)', ErrorKeys.invalidEmailFormat],
+    ['email', '"a b"@example.com', ErrorKeys.invalidEmailFormat],
+    ['email', 'ana\u202E@example.com', ErrorKeys.invalidEmailFormat],
+    ['email', 'ana\u200B@example.com', ErrorKeys.invalidEmailFormat],
     ['email', `${'a'.repeat(117)}@example.com`, ErrorKeys.tooLong],
     ['email', '   ', ErrorKeys.requiredField],
     ['password', 'a'.repeat(33), ErrorKeys.tooLong],
@@ -163,6 +167,11 @@ describe('POST /api/login', () => {
   it('validates the form: an address and a non-blank password of at most 32 characters', async () => {
     expectFieldError(
       await post('/api/login', { email: 'x', password: PASSWORD }),
+      'email',
+      ErrorKeys.invalidEmailFormat,
+    );
+    expectFieldError(
+      await post('/api/login', { email: 'a@example.com(x)', password: PASSWORD }),
       'email',
       ErrorKeys.invalidEmailFormat,
     );
@@ -283,6 +292,11 @@ describe('password reset', () => {
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/password-reset/[A-Za-z0-9_-]{43}$`));
     expect(await ctx.database.prisma.outboundEmail.count({ where: { toAddress: unknownEmail } })).toBe(0);
     expectFieldError(await post('/api/password-reset', { email: 'nope' }), 'email', ErrorKeys.invalidEmailFormat);
+    expectFieldError(
+      await post('/api/password-reset', { email: `${email}(x)` }),
+      'email',
+      ErrorKeys.invalidEmailFormat,
+    );
   });
 
   it('sets the password once, signs out every session, and refuses the token afterwards', async () => {

@@ -49,6 +49,8 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     '/login',
     {
       config: { rateLimit: app.rateLimitPreset('login') },
+      preHandler: app.loginThrottle.check,
+      onResponse: app.loginThrottle.record,
       schema: { tags, body: LoginRequestSchema, response: { 200: AuthResponseSchema, ...errors } },
     },
     async (request) => {

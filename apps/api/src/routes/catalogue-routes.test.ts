@@ -290,6 +290,26 @@ describe('countries and currencies', () => {
     expect(countries.some((country) => country.name === null)).toBe(true);
   });
 
+  it('GET /api/countries?category= lists only the countries the category has products for', async () => {
+    const { status, body } = await get('/api/countries?category=netflix');
+    expect(status).toBe(200);
+    const codes = CountriesResponseSchema.parse(body).map((country) => country.code);
+    const products = await ctx.database.prisma.product.findMany({
+      where: { category: { slug: 'netflix' }, isActive: true },
+      select: { country: { select: { code: true } } },
+    });
+    expect(codes.sort()).toEqual([...new Set(products.map((product) => product.country.code))].sort());
+    expect(codes).not.toContain('GB');
+    expect((await get('/api/countries?category=')).body).toEqual((await get('/api/countries')).body);
+  });
+
+  it('GET /api/countries answers an unknown category with 404 and a malformed one with 422', async () => {
+    expect((await get('/api/countries?category=no-such-category')).status).toBe(404);
+    const { status, body } = await get('/api/countries?category=Not%20A%20Slug');
+    expect(status).toBe(422);
+    expectValidation(body, 'category', ErrorKeys.invalidValue);
+  });
+
   it('GET /api/currencies lists ISO codes', async () => {
     const { status, body } = await get('/api/currencies');
     expect(status).toBe(200);

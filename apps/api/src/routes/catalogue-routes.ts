@@ -1,6 +1,7 @@
 import {
   CategoriesResponseSchema,
   CategoryListingResponseSchema,
+  CountriesQuerySchema,
   CountriesResponseSchema,
   CurrenciesResponseSchema,
   MessageErrorSchema,
@@ -97,8 +98,11 @@ export default async function catalogueRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/countries',
-    { config, schema: { tags, response: { 200: CountriesResponseSchema, 429: MessageErrorSchema } } },
-    () => catalogue.listCountries(),
+    {
+      config,
+      schema: { tags, querystring: CountriesQuerySchema, response: { 200: CountriesResponseSchema, ...errors } },
+    },
+    (request) => catalogue.listCountries(request.query.category),
   );
 
   app.get(

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { DevMailboxResponseSchema, type EmailTemplate, type Locale } from '@store/contract';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type DevMailboxMessage, DevMailboxResponseSchema, type EmailTemplate, type Locale } from '@store/contract';
 import { recordEmail } from '@store/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseText } from '../../test/database-text.ts';
 import { buildTestApp } from '../../test/helper.ts';
 
 describe('dev mailbox', () => {
@@ -120,17 +121,110 @@ describe('dev mailbox', () => {
     }
   });
 
-  it('shows a message as SENT once the queue has delivered it', async () => {
+  it('shows a message as SENT once the queue has delivered it, with the link only the mailbox keeps', async () => {
     await ctx.app.queue.enqueue({ kind: 'email.send', emailId: ids.other! }, { jobId: ids.other });
-    let status = 'PENDING';
-    for (let tries = 0; tries < 100 && status !== 'SENT'; tries++) {
+    let message: DevMailboxMessage | undefined;
+    for (let tries = 0; tries < 100 && message?.status !== 'SENT'; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const body = DevMailboxResponseSchema.parse(
         (await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?to=bob%40example.com' })).json(),
       );
-      status = body.messages[0]?.status ?? 'missing';
+      message = body.messages[0];
     }
-    expect(status).toBe('SENT');
+    expect(message).toMatchObject({ status: 'SENT', attempts: 1, subject: 'Активируйте аккаунт в Gift Store' });
+    expect(message?.links).toEqual(['http://localhost:3000/?accountToken=other-token']);
+    expect(await databaseText(ctx.database.prisma)).not.toContain('other-token');
+  });
+
+  it('shows a sent message another process delivered without a body, and a failed one with its reason', async () => {
+    const sent = await recordEmail(ctx.database.prisma, {
+      to: 'carol@example.com',
+      template: 'email-verify',
+      locale: 'en',
+      data: { name: 'Carol', link: 'http://localhost:3000/verify-email/carol-token', expiresInMinutes: 60 },
+    });
+    const failed = await recordEmail(ctx.database.prisma, {
+      to: 'carol@example.com',
+      template: 'password-reset',
+      locale: 'en',
+      data: { name: 'Carol', link: 'http://localhost:3000/password-reset/carol-token', expiresInMinutes: 60 },
+    });
+    // What a worker leaves: the status, and the data without the link.
+    await ctx.database.prisma.outboundEmail.update({
+      where: { id: sent },
+      data: { status: 'SENT', attempts: 1, sentAt: new Date(), data: { name: 'Carol', expiresInMinutes: 60 } },
+    });
+    await ctx.database.prisma.outboundEmail.update({
+      where: { id: failed },
+      data: { status: 'FAILED', lastError: 'recipient refused', data: { name: 'Carol', expiresInMinutes: 60 } },
+    });
+    const body = DevMailboxResponseSchema.parse(
+      (await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?to=carol%40example.com' })).json(),
+    );
+    const byId = new Map(body.messages.map((message) => [message.id, message]));
+    expect(byId.get(sent)).toMatchObject({ status: 'SENT', subject: 'Confirm your email address', links: [] });
+    expect(byId.get(sent)?.text).toMatch(/keeps no link/);
+    expect(byId.get(failed)).toMatchObject({ status: 'FAILED', subject: 'Reset your Gift Store password', links: [] });
+    expect(byId.get(failed)?.text).toContain('recipient refused');
+    const page = await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${sent}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('carol-token');
+  });
+
+  it('reads the activation link of a registration, which the database no longer holds once it is sent', async () => {
+    const email = 'dana@example.com';
+    const registered = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      payload: { name: 'Dana', email, password: 'Secret123', password_confirmation: 'Secret123' },
+    });
+    expect(registered.statusCode).toBe(201);
+    let message: DevMailboxMessage | undefined;
+    for (let tries = 0; tries < 100 && message?.status !== 'SENT'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const body = DevMailboxResponseSchema.parse(
+        (await ctx.app.inject({ method: 'GET', url: `/dev/mailbox.json?to=${encodeURIComponent(email)}` })).json(),
+      );
+      message = body.messages[0];
+    }
+    expect(message?.status).toBe('SENT');
+    const token = new URL(message?.links[0] ?? 'http://x/').searchParams.get('accountToken') ?? '';
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await databaseText(ctx.database.prisma)).not.toContain(token);
+    const activated = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/account/activate',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      payload: { token },
+    });
+    expect(activated.statusCode).toBe(200);
+  });
+
+  it('answers only clients on this machine, by the socket address', async () => {
+    for (const remoteAddress of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json?limit=1', remoteAddress });
+      expect(response.statusCode, remoteAddress).toBe(200);
+    }
+    for (const remoteAddress of ['192.168.1.20', '10.0.0.1', '203.0.113.7', '::ffff:192.168.1.20', 'fe80::1', '::']) {
+      for (const url of ['/dev/mailbox.json?to=ana%40example.com', '/dev/mailbox', `/dev/mailbox/${ids.reset}`]) {
+        const response = await ctx.app.inject({ method: 'GET', url, remoteAddress });
+        expect(response.statusCode, `${remoteAddress} ${url}`).toBe(404);
+        expect(response.body).not.toContain('reset-token');
+        expect(response.body).not.toContain('Dev mailbox');
+      }
+    }
+  });
+
+  it('refuses a request that came through a proxy, even a local one', async () => {
+    for (const headers of [
+      { 'x-forwarded-for': '127.0.0.1' },
+      { forwarded: 'for=127.0.0.1' },
+      { 'x-real-ip': '127.0.0.1' },
+    ]) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox.json', headers });
+      expect(response.statusCode, JSON.stringify(headers)).toBe(404);
+    }
   });
 
   it('is not rate-limited like the API (browser tests poll it)', async () => {
@@ -142,14 +236,35 @@ describe('dev mailbox', () => {
   });
 });
 
+describe('dev mailbox behind a trusted proxy', () => {
+  it('believes the socket, not a forwarded address that says loopback', async () => {
+    const ctx = await buildTestApp({ TRUST_PROXY: '1' });
+    try {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: '/dev/mailbox.json',
+        remoteAddress: '203.0.113.7',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('messages');
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('dev mailbox where it must not be', () => {
   it.each([
     [
       'in production',
       {
         NODE_ENV: 'production',
-        JWT_SECRET: 'a-production-secret-of-at-least-thirty-two-characters',
-        CODE_ENCRYPTION_KEY: 'ab'.repeat(32),
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        CODE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        SANDBOX_API_KEY: randomBytes(32).toString('hex'),
+        PAYMENTS_WEBHOOK_SECRETS: `whsec_${randomBytes(32).toString('base64')}`,
+        PUBLIC_URL: 'https://store.example.com',
       },
     ],
     ['where real mail goes out over SMTP', { SMTP_URL: 'smtp://mail.example:25' }],

@@ -1,5 +1,12 @@
+import { isIPv4 } from 'node:net';
 import { DevMailboxQuerySchema, DevMailboxResponseSchema } from '@store/contract';
-import { escapeHtml as e, getOutboxMessage, listOutboxMessages, type OutboxMessage } from '@store/core';
+import {
+  type DevMailbox,
+  escapeHtml as e,
+  getOutboxMessage,
+  listOutboxMessages,
+  type OutboxMessage,
+} from '@store/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -39,7 +46,8 @@ function listPage(messages: OutboxMessage[], to: string | undefined): string {
   return page(
     'Dev mailbox',
     `<h1>Dev mailbox</h1>
-<p>Emails the store recorded, newest first. Shown outside production only; JSON at
+<p>Emails the store recorded, newest first: a pending one as it will be sent, a sent one as this
+process delivered it (the store keeps no link once a message is sent). Shown outside production only; JSON at
 <a href="/dev/mailbox.json">/dev/mailbox.json</a>.</p>
 <form method="get" action="/dev/mailbox"><label>To <input name="to" type="email" value="${e(to ?? '')}"></label>
 <button type="submit">Filter</button></form>
@@ -77,21 +85,52 @@ ${message.lastError ? `<dt>Last error</dt><dd>${e(message.lastError)}</dd>` : ''
   );
 }
 
+/** 127.0.0.0/8 and ::1, also as an IPv4-mapped IPv6 address (a dual-stack socket's form). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const ipv4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return isIPv4(ipv4) ? ipv4.startsWith('127.') : address === '::1';
+}
+
+/** Headers a proxy adds: a request carrying one was forwarded, from wherever, by something local. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+export interface DevMailboxRoutesOptions {
+  /** Where this process's outbox mailer delivers: the only copy of a sent message's link. */
+  mailbox: DevMailbox;
+}
+
 /**
- * The development mailbox: every email the store recorded, rendered as the recipient gets it, so a
- * developer (or a browser test) can follow activation and reset links without an SMTP server. Only
- * registered outside production. Outside /api: no JSON security headers, no rate limit.
+ * The development mailbox: every email the store recorded, a pending one as it will be sent and a
+ * sent one as it was delivered, so a developer (or a browser test) can follow activation and reset
+ * links without an SMTP server. Only registered outside production. Outside /api: no JSON security
+ * headers, no rate limit.
+ *
+ * It shows every reset link, so it answers only a client on this machine, as the socket tells it;
+ * never request.ip, which TRUST_PROXY lets a forwarded header decide. A request that came through a
+ * proxy (one on this machine makes every client look local) is refused too. Anyone else gets the
+ * same 404 as for a route that does not exist.
  */
-export default async function devMailboxRoutes(fastify: FastifyInstance) {
+export default async function devMailboxRoutes(fastify: FastifyInstance, { mailbox }: DevMailboxRoutesOptions) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const db = app.database.prisma;
   const config = { rateLimit: false as const };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const forwarded = FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+    if (!isLoopbackAddress(request.socket.remoteAddress) || forwarded) {
+      return reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    }
+  });
 
   app.get(
     '/dev/mailbox.json',
     { config, schema: { hide: true, querystring: DevMailboxQuerySchema, response: { 200: DevMailboxResponseSchema } } },
     async (request, reply) => {
-      const messages = await listOutboxMessages(db, { to: request.query.to || undefined, limit: request.query.limit });
+      const messages = await listOutboxMessages(db, mailbox, {
+        to: request.query.to || undefined,
+        limit: request.query.limit,
+      });
       reply.header('cache-control', 'no-store');
       return {
         messages: messages.map((message) => ({
@@ -117,7 +156,7 @@ export default async function devMailboxRoutes(fastify: FastifyInstance) {
     { config, schema: { hide: true, querystring: DevMailboxQuerySchema } },
     async (request, reply) => {
       const to = request.query.to || undefined;
-      return sendPage(reply, listPage(await listOutboxMessages(db, { to, limit: request.query.limit }), to));
+      return sendPage(reply, listPage(await listOutboxMessages(db, mailbox, { to, limit: request.query.limit }), to));
     },
   );
 
@@ -129,7 +168,7 @@ export default async function devMailboxRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const message = UUID.test(id) ? await getOutboxMessage(db, id) : undefined;
+      const message = UUID.test(id) ? await getOutboxMessage(db, mailbox, id) : undefined;
       if (!message) return reply.code(404).send({ message: `No message ${id} in the dev mailbox.` });
       switch (request.query.format) {
         case 'html':

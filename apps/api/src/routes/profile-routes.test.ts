@@ -94,10 +94,22 @@ describe('email verification', () => {
 });
 
 describe('email change', () => {
+  /** The sessions of a user still live, by id. */
+  const liveSessions = async (userId: string) =>
+    (await ctx.database.prisma.session.findMany({ where: { userId, revokedAt: null }, select: { id: true } })).map(
+      (session) => session.id,
+    );
+  const outbox = (to: string) =>
+    ctx.database.prisma.outboundEmail.findMany({ where: { toAddress: to }, orderBy: { createdAt: 'asc' } });
+
   it('mails the new address and switches to it on confirmation', async () => {
     const { token, email, user } = await registerUser(ctx.app);
     const { email: newEmail } = uniqueCustomer();
-    const request = await patch('/api/profile/email-update', { email: newEmail.toUpperCase() }, token);
+    const request = await patch(
+      '/api/profile/email-update',
+      { email: newEmail.toUpperCase(), password: PASSWORD },
+      token,
+    );
     expect(request.status).toBe(200);
     OkResponseSchema.parse(request.body);
     const { token: changeToken, link, row } = await emailedToken(ctx.database.prisma, newEmail, 'email-change');
@@ -121,30 +133,128 @@ describe('email change', () => {
     );
   });
 
-  it('refuses a taken address (any case) and the current one', async () => {
-    const me = await registerUser(ctx.app);
-    const other = await registerUser(ctx.app);
+  it('needs the current password, and mails nothing without the right one', async () => {
+    const { token } = await registerUser(ctx.app);
+    const { email: wanted } = uniqueCustomer();
+    const wrong = await patch('/api/profile/email-update', { email: wanted, password: 'Wrong12345' }, token);
+    expectFieldError(wrong, 'password', ErrorKeys.wrongPassword);
+    expect(wrong.body.errors).toEqual({ password: [ErrorKeys.wrongPassword] });
     expectFieldError(
-      await patch('/api/profile/email-update', { email: other.email.toUpperCase() }, me.token),
-      'email',
-      ErrorKeys.emailTaken,
+      await patch('/api/profile/email-update', { email: wanted }, token),
+      'password',
+      ErrorKeys.requiredField,
     );
+    expect(await outbox(wanted)).toEqual([]);
+  });
+
+  it('answers a taken address (any case) exactly as a free one, and tells its holder instead', async () => {
+    const me = await registerUser(ctx.app);
+    const holder = await registerUser(ctx.app);
+    await patch('/api/profile/locale', { locale: 'ru' }, holder.token);
+    const tokensBefore = await ctx.database.prisma.emailToken.count({ where: { userId: me.user.id } });
+
+    const taken = await patch(
+      '/api/profile/email-update',
+      { email: holder.email.toUpperCase(), password: PASSWORD },
+      me.token,
+    );
+    const { email: other } = uniqueCustomer();
+    const untaken = await patch('/api/profile/email-update', { email: other, password: PASSWORD }, me.token);
+    expect(taken.status).toBe(200);
+    expect(untaken.status).toBe(200);
+    expect(taken.body).toEqual(untaken.body);
+
+    const [notice, ...more] = (await outbox(holder.email)).filter((row) => row.template !== 'account-activation');
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({ template: 'email-in-use', locale: 'ru' });
+    expect(notice?.data).toMatchObject({ name: holder.user.name, link: `${PUBLIC_URL}/` });
+    // No token names the taken address, and the holder's account is as it was.
+    const tokens = await ctx.database.prisma.emailToken.findMany({ where: { userId: me.user.id } });
+    expect(tokens).toHaveLength(tokensBefore + 1);
+    expect(tokens.map((row) => row.payload)).not.toContainEqual({ email: holder.email });
+    expect((await getUser(holder.token)).body.user.email).toBe(holder.email);
+  });
+
+  it('ends the earlier link after a request for a taken address just as after one for a free address', async () => {
+    for (const takenNext of [false, true]) {
+      const me = await registerUser(ctx.app);
+      const { email: first } = uniqueCustomer();
+      await patch('/api/profile/email-update', { email: first, password: PASSWORD }, me.token);
+      const { token } = await emailedToken(ctx.database.prisma, first, 'email-change');
+      const next = takenNext ? (await registerUser(ctx.app)).email : uniqueCustomer().email;
+      expect((await patch('/api/profile/email-update', { email: next, password: PASSWORD }, me.token)).status).toBe(
+        200,
+      );
+      expectFieldError(
+        await patch(`/api/profile/email-update-confirmation/${token}`, undefined, me.token),
+        'token',
+        ErrorKeys.tokenInvalid,
+      );
+    }
+  });
+
+  it('refuses the current address and a malformed one', async () => {
+    const me = await registerUser(ctx.app);
     expectFieldError(
-      await patch('/api/profile/email-update', { email: me.email.toUpperCase() }, me.token),
+      await patch('/api/profile/email-update', { email: me.email.toUpperCase(), password: PASSWORD }, me.token),
       'email',
       ErrorKeys.sameEmail,
     );
     expectFieldError(
-      await patch('/api/profile/email-update', { email: 'nope' }, me.token),
+      await patch('/api/profile/email-update', { email: 'nope', password: PASSWORD }, me.token),
+      'email',
+      ErrorKeys.invalidEmailFormat,
+    );
+    expectFieldError(
+      await patch('/api/profile/email-update', { email: 'new@example.com(x)', password: PASSWORD }, me.token),
       'email',
       ErrorKeys.invalidEmailFormat,
     );
   });
 
+  it('on confirmation signs out every other session, tells the old address and ends earlier links', async () => {
+    const me = await registerUser(ctx.app);
+    await patch('/api/profile/locale', { locale: 'pt-BR' }, me.token);
+    const otherDevice = (await post('/api/login', { email: me.email, password: PASSWORD })).body.token as string;
+    const confirming = (await post('/api/login', { email: me.email, password: PASSWORD })).body.token as string;
+    // A reset link mailed to the old address before the change.
+    await post('/api/password-reset', { email: me.email });
+    const reset = await emailedToken(ctx.database.prisma, me.email, 'password-reset');
+    await post('/api/profile/email-verify-request', undefined, me.token);
+    const verify = await emailedToken(ctx.database.prisma, me.email, 'email-verify');
+
+    const { email: newEmail } = uniqueCustomer();
+    await patch('/api/profile/email-update', { email: newEmail, password: PASSWORD }, me.token);
+    const { token: changeToken } = await emailedToken(ctx.database.prisma, newEmail, 'email-change');
+    expect((await outbox(me.email)).map((row) => row.template)).not.toContain('email-changed');
+    const confirm = await patch(`/api/profile/email-update-confirmation/${changeToken}`, undefined, confirming);
+    expect(confirm.status).toBe(200);
+
+    expect((await getUser(confirming)).status).toBe(200);
+    expect((await getUser(me.token)).status).toBe(401);
+    expect((await getUser(otherDevice)).status).toBe(401);
+    expect(await liveSessions(me.user.id)).toHaveLength(1);
+
+    const notices = (await outbox(me.email)).filter((row) => row.template === 'email-changed');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ locale: 'pt-BR', status: 'PENDING' });
+    expect(notices[0]?.data).toMatchObject({ name: me.user.name, link: `${PUBLIC_URL}/faq` });
+    expect(await outbox(newEmail)).toHaveLength(1);
+
+    const body = { password: 'Takeover1', password_confirmation: 'Takeover1' };
+    expectFieldError(await patch(`/api/password-reset/${reset.token}`, body), 'token', ErrorKeys.tokenInvalid);
+    expectFieldError(
+      await post('/api/profile/email-verify', { token: verify.token }, confirming),
+      'token',
+      ErrorKeys.tokenInvalid,
+    );
+    expect((await post('/api/login', { email: newEmail, password: PASSWORD })).status).toBe(200);
+  });
+
   it('checks again on confirmation that nobody took the address meanwhile', async () => {
     const me = await registerUser(ctx.app);
     const { email: wanted } = uniqueCustomer();
-    await patch('/api/profile/email-update', { email: wanted }, me.token);
+    await patch('/api/profile/email-update', { email: wanted, password: PASSWORD }, me.token);
     const { token } = await emailedToken(ctx.database.prisma, wanted, 'email-change');
     await registerUser(ctx.app, { email: wanted });
     expectFieldError(
@@ -153,13 +263,14 @@ describe('email change', () => {
       ErrorKeys.emailTaken,
     );
     expect((await getUser(me.token)).body.user.email).toBe(me.email);
+    expect((await outbox(me.email)).map((row) => row.template)).not.toContain('email-changed');
   });
 
   it("refuses another customer's confirmation token", async () => {
     const owner = await registerUser(ctx.app);
     const intruder = await registerUser(ctx.app);
     const { email: wanted } = uniqueCustomer();
-    await patch('/api/profile/email-update', { email: wanted }, owner.token);
+    await patch('/api/profile/email-update', { email: wanted, password: PASSWORD }, owner.token);
     const { token } = await emailedToken(ctx.database.prisma, wanted, 'email-change');
     expectFieldError(
       await patch(`/api/profile/email-update-confirmation/${token}`, undefined, intruder.token),
@@ -225,6 +336,29 @@ describe('password change', () => {
       'token',
       ErrorKeys.tokenInvalid,
     );
+  });
+
+  it('ends a reset link and an email-change link mailed before the change', async () => {
+    const { token, email } = await registerUser(ctx.app);
+    await post('/api/password-reset', { email });
+    const reset = await emailedToken(ctx.database.prisma, email, 'password-reset');
+    const { email: wanted } = uniqueCustomer();
+    await patch('/api/profile/email-update', { email: wanted, password: PASSWORD }, token);
+    const emailChange = await emailedToken(ctx.database.prisma, wanted, 'email-change');
+
+    await patch('/api/profile/password-update', change, token);
+    const { token: changeToken } = await emailedToken(ctx.database.prisma, email, 'password-change');
+    expect((await post('/api/profile/password-update-confirmation', { token: changeToken }, token)).status).toBe(200);
+
+    const body = { password: 'Takeover1', password_confirmation: 'Takeover1' };
+    expectFieldError(await patch(`/api/password-reset/${reset.token}`, body), 'token', ErrorKeys.tokenInvalid);
+    expectFieldError(
+      await patch(`/api/profile/email-update-confirmation/${emailChange.token}`, undefined, token),
+      'token',
+      ErrorKeys.tokenInvalid,
+    );
+    expect((await post('/api/login', { email, password: 'Changed123' })).status).toBe(200);
+    expect((await post('/api/login', { email, password: 'Takeover1' })).status).toBe(422);
   });
 
   it("refuses another customer's token", async () => {

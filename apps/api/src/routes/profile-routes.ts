@@ -51,12 +51,16 @@ export default async function profileRoutes(fastify: FastifyInstance) {
     '/profile/email-update',
     {
       onRequest,
+      // It mails an address the caller names and checks the current password: the mailing limit,
+      // tighter than a login's, bounds both the mail sent and the passwords tried.
       config: mailing,
       schema: { tags, security, body: EmailUpdateRequestSchema, response: { 200: OkResponseSchema, ...errors } },
     },
     async (request) => {
-      await accounts.requestEmailChange(request.user.userId, request.body.email);
-      return { ok: true as const, message: 'A confirmation link is on its way to the new address.' };
+      const { email, password } = request.body;
+      await accounts.requestEmailChange(request.user.userId, { email, password });
+      // The same words whether the address is free (it gets the link) or taken (its holder is told).
+      return { ok: true as const, message: 'A message is on its way to the new address.' };
     },
   );
 
@@ -67,7 +71,7 @@ export default async function profileRoutes(fastify: FastifyInstance) {
       config: write,
       schema: { tags, security, params: TokenParamsSchema, response: { 200: UserResponseSchema, ...errors } },
     },
-    async (request) => ({ user: await accounts.confirmEmailChange(request.user.userId, request.params.token) }),
+    async (request) => ({ user: await accounts.confirmEmailChange(request.user, request.params.token) }),
   );
 
   app.patch(

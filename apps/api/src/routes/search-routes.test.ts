@@ -34,7 +34,7 @@ describe('GET /api/search/hints/:query', () => {
   it('finds a product by its article (the id)', async () => {
     const product = await ctx.database.prisma.product.findFirstOrThrow({ orderBy: { id: 'asc' } });
     const hints = SearchHintsResponseSchema.parse((await get(`/api/search/hints/${product.id}`)).body);
-    expect(hints.hintsByArt[0]).toEqual({ id: product.id, name: product.name, article: String(product.id) });
+    expect(hints.hintsByArt[0]).toMatchObject({ id: product.id, name: product.name, article: String(product.id) });
   });
 
   it.each(["'", '%25', '_', '%22%3B--', '%5C', '100%25'])('treats %s literally and answers 200', async (text) => {
@@ -46,6 +46,28 @@ describe('GET /api/search/hints/:query', () => {
   it('answers Cyrillic and Devanagari text', async () => {
     expect((await get(`/api/search/hints/${encodeURIComponent('подарочная')}`)).status).toBe(200);
     expect((await get(`/api/search/hints/${encodeURIComponent('उपहार')}`)).status).toBe(200);
+  });
+
+  it('gives each hint what helps choose: cover, price and region', async () => {
+    const hints = SearchHintsResponseSchema.parse((await get('/api/search/hints/netflix%20brasil')).body);
+    const [first] = hints.hintsByName;
+    expect(first?.name).toMatch(/Netflix .*\(BR\)/);
+    const product = await ctx.database.prisma.product.findFirstOrThrow({ where: { name: first?.name } });
+    expect(first?.thumbnail).toBe(product.coverPath);
+    expect(first?.price).toBe(product.priceMinor / 100);
+    expect(first?.currency).toBe('BRL');
+    expect(first?.region).toEqual({ code: 'BR', name: 'Brazil' });
+  });
+
+  it.each([
+    ['psn', 'PlayStation'],
+    ['lol', 'League of Legends'],
+    ['xbx', 'Xbox'],
+    ['стим', 'Steam'],
+    ['नेटफ्लिक्स', 'Netflix'],
+  ])('knows what a shopper means by %s', async (text, name) => {
+    const hints = SearchHintsResponseSchema.parse((await get(`/api/search/hints/${encodeURIComponent(text)}`)).body);
+    expect(hints.hintsByName[0]?.name).toContain(name);
   });
 
   it('rejects text longer than the search box allows', async () => {
@@ -102,6 +124,11 @@ describe('GET /api/search/products/:query/filter', () => {
     const { status, body } = await get(`/api/search/products/steam/filter?${query}`);
     expect(status).toBe(422);
     expect(body.errors[field]).toContain(key);
+  });
+
+  it('puts the denomination asked for first: "steam 50"', async () => {
+    const { result } = SearchResponseSchema.parse((await get('/api/search/products/steam%2050/filter?limit=3')).body);
+    expect(result.products.map((product) => product.nominal.amount)).toEqual([50, 50, 50]);
   });
 
   it('treats a percent sign literally', async () => {

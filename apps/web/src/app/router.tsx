@@ -1,13 +1,17 @@
 import { type Location, matchRoutes, Route, Routes } from 'react-router-dom';
 import { PROFILE_PATH } from '../features/auth/private-paths.ts';
+import { CHECKOUT_PATH } from '../features/checkout/paths.ts';
 import { AppLayout } from './layout.tsx';
 import { type PageRoute, pageWithProps, preloadPage, RoutePage } from './route-page.tsx';
 import type { InfoPageName } from './routes/info-page.tsx';
+import type { PaymentPageName } from './routes/payment-pages.tsx';
 import { CATEGORY_PATH } from './scroll-manager.tsx';
 
 const home = () => import('./routes/home.tsx');
 const infoPage = () => import('./routes/info-page.tsx');
 const info = (page: InfoPageName) => pageWithProps(`info-${page}`, infoPage, { page });
+const paymentPages = () => import('./routes/payment-pages.tsx');
+const paymentPage = (page: PaymentPageName) => pageWithProps(`payment-${page}`, paymentPages, { page });
 
 /**
  * SPEC.md section 2: every route, each page's code loaded on demand; ids are the route names the
@@ -19,6 +23,9 @@ const PAGES: { path: string; route: PageRoute }[] = [
   { path: '/password-reset/:token', route: { id: 'PasswordReset', load: home } },
   { path: '/verify-email/:hashToken', route: { id: 'VerifyEmail', load: home } },
   { path: PROFILE_PATH, route: { id: 'profile', load: () => import('./routes/profile.tsx') } },
+  { path: CHECKOUT_PATH, route: { id: 'checkout', load: () => import('./routes/checkout.tsx') } },
+  { path: '/payment-confirm/:orderId', route: paymentPage('confirm') },
+  { path: '/payment-error/:orderId', route: paymentPage('error') },
   { path: '/noveltes', route: { id: 'Novelties', load: () => import('./routes/novelties.tsx') } },
   { path: '/discounts', route: { id: 'Discounts', load: () => import('./routes/discounts.tsx') } },
   { path: '/holiday', route: { id: 'Holiday', load: () => import('./routes/holiday.tsx') } },

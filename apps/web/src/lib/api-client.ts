@@ -9,12 +9,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** 422 only: field name to message keys. */
   readonly fieldErrors: Record<string, string[]>;
+  /** The whole error body, for the few calls that answer more than the common shapes (a reason, a code). */
+  readonly body: unknown;
 
-  constructor(status: number, message: string, fieldErrors: Record<string, string[]> = {}) {
+  constructor(status: number, message: string, fieldErrors: Record<string, string[]> = {}, body: unknown = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fieldErrors = fieldErrors;
+    this.body = body;
   }
 }
 
@@ -62,9 +65,9 @@ async function readError(response: Response): Promise<ApiError> {
     // A proxy's HTML error page: keep the status, use the status text.
   }
   const validation = ValidationErrorSchema.safeParse(body);
-  if (validation.success) return new ApiError(response.status, validation.data.message, validation.data.errors);
+  if (validation.success) return new ApiError(response.status, validation.data.message, validation.data.errors, body);
   const message = MessageErrorSchema.safeParse(body);
-  return new ApiError(response.status, message.success ? message.data.message : response.statusText);
+  return new ApiError(response.status, message.success ? message.data.message : response.statusText, {}, body);
 }
 
 /**
@@ -84,12 +87,19 @@ export async function apiGet<S extends z.core.$ZodType>(
   return z.parse(schema, await response.json());
 }
 
+/** `keepalive` lets a request outlive the page (a flush as the tab closes). */
+export interface SendOptions {
+  keepalive?: boolean;
+  signal?: AbortSignal;
+}
+
 /** POST, PATCH or DELETE with a JSON body; the answer is parsed with `schema`, or ignored without one. */
 export async function apiSend<S extends z.core.$ZodType>(
   method: 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body: unknown,
   schema: S,
+  options?: SendOptions,
 ): Promise<z.output<S>>;
 export async function apiSend(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<void>;
 export async function apiSend(
@@ -97,11 +107,14 @@ export async function apiSend(
   path: string,
   body?: unknown,
   schema?: z.core.$ZodType,
+  options: SendOptions = {},
 ): Promise<unknown> {
   const response = await fetch(`${API_BASE}${path}`, {
     method,
     headers: headers({ 'Content-Type': 'application/json' }),
     body: JSON.stringify(body ?? {}),
+    ...(options.keepalive ? { keepalive: true } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   if (!response.ok) throw await readError(response);
   if (!schema) return undefined;

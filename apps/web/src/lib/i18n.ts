@@ -18,8 +18,9 @@ const catalogues: Record<Language, () => Promise<{ default: Catalogue }>> = {
 
 /**
  * Texts only some screens read, kept out of the first download and merged into the catalogue when
- * a screen that needs them loads: the information pages' bodies (a third of every catalogue), and
- * the account screens' forms, messages and profile (another third of what was left).
+ * a screen that needs them loads: the information pages' bodies (a third of every catalogue), the
+ * account screens' forms, messages and profile (another third of what was left), and the basket
+ * panel's, promo code's and checkout's texts, and the payment dialogs', card form's and purchases'.
  */
 const parts = {
   info: {
@@ -33,6 +34,18 @@ const parts = {
     en: () => import('../locales/account/en.json'),
     ru: () => import('../locales/account/ru.json'),
     hi: () => import('../locales/account/hi.json'),
+  },
+  basket: {
+    'pt-BR': () => import('../locales/basket/pt-BR.json'),
+    en: () => import('../locales/basket/en.json'),
+    ru: () => import('../locales/basket/ru.json'),
+    hi: () => import('../locales/basket/hi.json'),
+  },
+  payments: {
+    'pt-BR': () => import('../locales/payments/pt-BR.json'),
+    en: () => import('../locales/payments/en.json'),
+    ru: () => import('../locales/payments/ru.json'),
+    hi: () => import('../locales/payments/hi.json'),
   },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Catalogue }>>>;
 export type TextPart = keyof typeof parts;

@@ -1,4 +1,5 @@
 import type { User } from '@store/contract';
+import { BASKET_QUEUE_STORAGE_KEY, BASKET_STORAGE_KEY } from './storage-keys.ts';
 
 /**
  * SPEC.md sections 3 and 4: the bearer token and the signed-in user live in local storage under these
@@ -79,10 +80,19 @@ export function setSessionUser(user: User) {
   notify();
 }
 
-/** Logout, a failed login or a rejected token: forget both. */
+/**
+ * Logout, a failed login or a rejected token: forget both. SPEC.md section 4: setting the user to
+ * empty clears the stored basket too (the customer's copy and their unsent changes); a guest whose
+ * login failed keeps theirs.
+ */
 export function clearSession() {
+  const hadSession = read(TOKEN_STORAGE_KEY) !== null || read(USER_STORAGE_KEY) !== null;
   write(TOKEN_STORAGE_KEY, null);
   write(USER_STORAGE_KEY, null);
+  if (hadSession) {
+    write(BASKET_STORAGE_KEY, null);
+    write(BASKET_QUEUE_STORAGE_KEY, null);
+  }
   notify();
 }
 

@@ -5,12 +5,14 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { mergeTexts, Translator } from '../lib/translator.ts';
 import { TranslatorProvider } from '../lib/use-translation.tsx';
 import enAccount from '../locales/account/en.json';
+import enBasket from '../locales/basket/en.json';
 import en from '../locales/en.json';
 import enInfo from '../locales/info/en.json';
+import enPayments from '../locales/payments/en.json';
 
 export function createTestI18n() {
   // The whole catalogue, as a visit that has opened every screen holds it.
-  return new Translator('en', [enInfo, enAccount].reduce(mergeTexts, en));
+  return new Translator('en', [enInfo, enAccount, enBasket, enPayments].reduce(mergeTexts, en));
 }
 
 /** Shows where the router is, so tests can assert on navigation. */

@@ -1,17 +1,26 @@
-import { ErrorKeys, type Locale, LocaleSchema, type User } from '@store/contract';
+import {
+  EMAIL_TOKEN_TTL_MINUTES,
+  ErrorKeys,
+  type Locale,
+  LocaleSchema,
+  type NoticeTemplate,
+  type User,
+} from '@store/contract';
 import { type EmailTokenPurpose, Prisma, type PrismaClient, type User as UserRow } from '@store/db';
-import { recordEmail } from '../mail/outbox.ts';
+import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import {
+  assertLiveEmailToken,
   consumeEmailToken,
+  EMAIL_TOKEN_PURPOSES,
   expireEmailTokens,
   invalidToken,
   issueEmailToken,
   TEMPLATE_BY_PURPOSE,
 } from './email-tokens.ts';
-import { hashPassword, verifyNothing, verifyPassword } from './password-hashing.ts';
+import { argon2Hasher, type PasswordHasher } from './password-hashing.ts';
 import { type AuthenticatedSession, checkSession, openSession, revokeSessions, type SessionMeta } from './sessions.ts';
 import { toUserView } from './user-view.ts';
 
@@ -25,6 +34,7 @@ export interface AccountServiceDeps {
   logger?: Logger;
   /** Least time a password-reset request takes; see PASSWORD_RESET_FLOOR_MS. */
   passwordResetFloorMs?: number;
+  passwords?: PasswordHasher;
 }
 
 /**
@@ -52,6 +62,20 @@ const INVALID_CREDENTIALS = 'Incorrect username or password.';
 
 const emailTaken = () => ValidationError.field('email', ErrorKeys.emailTaken, 'This email is already registered.');
 
+const wrongPassword = () =>
+  ValidationError.field('password', ErrorKeys.wrongPassword, 'The current password is not correct.');
+
+/**
+ * Links mailed before a password change that the new password must end: a reset link would set a
+ * password over it, and a pending change of password or address was asked for with the old one.
+ */
+const PASSWORD_BOUND_PURPOSES: EmailTokenPurpose[] = ['PASSWORD_RESET', 'PASSWORD_CHANGE', 'EMAIL_CHANGE'];
+
+function localeOf(user: UserRow): Locale {
+  const locale = LocaleSchema.safeParse(user.locale);
+  return locale.success ? locale.data : 'en';
+}
+
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 }
@@ -73,6 +97,7 @@ export function createAccountService({
   clock = () => new Date(),
   logger = silentLogger,
   passwordResetFloorMs = PASSWORD_RESET_FLOOR_MS,
+  passwords = argon2Hasher,
 }: AccountServiceDeps) {
   const base = publicUrl.replace(/\/+$/, '');
 
@@ -82,6 +107,12 @@ export function createAccountService({
     PASSWORD_RESET: (token) => `${base}/password-reset/${token}`,
     EMAIL_CHANGE: (token) => `${base}/?emailToken=${token}`,
     PASSWORD_CHANGE: (token) => `${base}/?passwordToken=${token}`,
+  };
+
+  /** Where a notice sends the reader: help (the FAQ leads to support) or the store itself. */
+  const noticeLink: Record<NoticeTemplate, string> = {
+    'email-changed': `${base}/faq`,
+    'email-in-use': `${base}/`,
   };
 
   const sessionExpiry = (now: Date) => new Date(now.getTime() + sessionTtlHours * 3_600_000);
@@ -103,22 +134,36 @@ export function createAccountService({
       payload: options.payload,
       now,
     });
-    const locale = LocaleSchema.safeParse(user.locale);
     return recordEmail(tx, {
       to: options.to ?? user.email,
       template: TEMPLATE_BY_PURPOSE[purpose],
-      locale: locale.success ? locale.data : 'en',
+      locale: localeOf(user),
       data: { name: user.name, link: linkFor[purpose](token), expiresInMinutes },
     });
   }
 
-  /** After the commit. A job lost here is not a lost email: the outbox row stays PENDING. */
-  async function enqueueEmail(emailId: string) {
-    try {
-      await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId });
-    } catch (error) {
-      logger.warn({ err: error, emailId }, 'email job not enqueued; the outbox sweep sends it later');
-    }
+  /** Writes a notice (no token) to `to`, addressed to `user`, in the caller's transaction. */
+  function mailNotice(tx: Prisma.TransactionClient, user: UserRow, template: NoticeTemplate, to: string) {
+    return recordEmail(tx, {
+      to,
+      template,
+      locale: localeOf(user),
+      data: { name: user.name, link: noticeLink[template], expiresInMinutes: EMAIL_TOKEN_TTL_MINUTES[template] },
+    });
+  }
+
+  /**
+   * The password changed, by whatever path: sessions opened with the old one end (all but `keep`,
+   * the session that made the change, if any), and so do the links it could still be undone by.
+   */
+  async function endOldCredentials(tx: Prisma.TransactionClient, userId: string, now: Date, keep?: string) {
+    await revokeSessions(tx, userId, now, keep ? { except: keep } : {});
+    await expireEmailTokens(tx, userId, PASSWORD_BOUND_PURPOSES, now);
+  }
+
+  /** After the commit, and never waited for: the outbox row is the email, the job only its nudge. */
+  function enqueueEmail(emailId: string) {
+    enqueueEmailSend(queue, emailId, logger);
   }
 
   async function requireUser(userId: string): Promise<UserRow> {
@@ -133,7 +178,7 @@ export function createAccountService({
     async register(input: RegisterInput, meta: SessionMeta): Promise<SignedIn> {
       const email = input.email.toLowerCase();
       if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       const now = clock();
       const expiresAt = sessionExpiry(now);
       try {
@@ -145,7 +190,7 @@ export function createAccountService({
           const emailId = await mailToken(tx, user, 'ACCOUNT_ACTIVATION', now, { payload: { email } });
           return { user, sessionId, emailId };
         });
-        await enqueueEmail(emailId);
+        enqueueEmail(emailId);
         return { user: toUserView(user), sessionId, expiresAt };
       } catch (error) {
         if (isUniqueViolation(error)) throw emailTaken();
@@ -157,8 +202,8 @@ export function createAccountService({
     async login(input: { email: string; password: string }, meta: SessionMeta): Promise<SignedIn> {
       const user = await db.user.findUnique({ where: { email: input.email.toLowerCase() } });
       const valid = user
-        ? await verifyPassword(user.passwordHash, input.password)
-        : await verifyNothing(input.password);
+        ? await passwords.verify(user.passwordHash, input.password)
+        : await passwords.verifyNothing(input.password);
       if (!user || !valid) {
         throw ValidationError.field('password', ErrorKeys.invalidCredentials, INVALID_CREDENTIALS);
       }
@@ -201,22 +246,25 @@ export function createAccountService({
         if (!user) return;
         const now = clock();
         const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
-        await enqueueEmail(emailId);
+        enqueueEmail(emailId);
       } finally {
         const left = passwordResetFloorMs - (performance.now() - started);
         if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
       }
     },
 
-    /** Sets the password from a reset link and signs the account out everywhere. */
+    /**
+     * Sets the password from a reset link and signs the account out everywhere. Anyone may call
+     * this, so a dead token is refused after one indexed read: only a live one costs a hash.
+     */
     async resetPassword(token: string, password: string): Promise<void> {
-      const passwordHash = await hashPassword(password);
       const now = clock();
+      await assertLiveEmailToken(db, { token, purpose: 'PASSWORD_RESET', now });
+      const passwordHash = await passwords.hash(password);
       await db.$transaction(async (tx) => {
         const row = await consumeEmailToken(tx, { token, purpose: 'PASSWORD_RESET', now });
         await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
-        await revokeSessions(tx, row.userId, now);
-        await expireEmailTokens(tx, row.userId, ['PASSWORD_RESET', 'PASSWORD_CHANGE'], now);
+        await endOldCredentials(tx, row.userId, now);
       });
     },
 
@@ -242,7 +290,7 @@ export function createAccountService({
       const emailId = await db.$transaction((tx) =>
         mailToken(tx, user, 'EMAIL_VERIFY', now, { payload: { email: user.email } }),
       );
-      await enqueueEmail(emailId);
+      enqueueEmail(emailId);
     },
 
     async verifyEmail(userId: string, token: string): Promise<User> {
@@ -256,33 +304,54 @@ export function createAccountService({
       return toUserView(user);
     },
 
-    /** Step one of an email change: a link to the NEW address, which the token remembers. */
-    async requestEmailChange(userId: string, newEmail: string): Promise<void> {
-      const email = newEmail.toLowerCase();
+    /**
+     * Step one of an email change, for the holder of the current password only: a link to the NEW
+     * address, which the token remembers. When another account has that address, its holder gets a
+     * notice instead, and the caller sees exactly what a free address gives (same answer, same
+     * writes to its own account), so the form does not tell who has an account here.
+     */
+    async requestEmailChange(userId: string, input: { email: string; password: string }): Promise<void> {
+      const email = input.email.toLowerCase();
       const user = await requireUser(userId);
+      if (!(await passwords.verify(user.passwordHash, input.password))) throw wrongPassword();
       if (email === user.email) {
         throw ValidationError.field('email', ErrorKeys.sameEmail, 'This is already your email address.');
       }
-      if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
       const now = clock();
-      const emailId = await db.$transaction((tx) =>
-        mailToken(tx, user, 'EMAIL_CHANGE', now, { to: email, payload: { email } }),
-      );
-      await enqueueEmail(emailId);
+      const emailId = await db.$transaction(async (tx) => {
+        const holder = await tx.user.findUnique({ where: { email } });
+        if (!holder) return mailToken(tx, user, 'EMAIL_CHANGE', now, { to: email, payload: { email } });
+        // A new request ends the previous link whatever the address, or an earlier link that still
+        // worked would tell the caller this address is taken.
+        await expireEmailTokens(tx, user.id, ['EMAIL_CHANGE'], now);
+        return mailNotice(tx, holder, 'email-in-use', holder.email);
+      });
+      enqueueEmail(emailId);
     },
 
-    /** Step two: the address is checked again, since someone may have taken it meanwhile. */
-    async confirmEmailChange(userId: string, token: string): Promise<User> {
+    /**
+     * Step two, from the session that confirms: the address is checked again, since someone may
+     * have taken it meanwhile. Whoever else was signed in, or holds a link mailed to the old
+     * address, loses the account with it; the old address is told, so a takeover does not go unseen.
+     */
+    async confirmEmailChange(session: AuthenticatedSession, token: string): Promise<User> {
+      const { userId } = session;
       const now = clock();
       try {
-        const user = await db.$transaction(async (tx) => {
+        const { user, noticeId } = await db.$transaction(async (tx) => {
           const row = await consumeEmailToken(tx, { token, purpose: 'EMAIL_CHANGE', userId, now });
           const email = payloadText(row.payload, 'email');
           const holder = await tx.user.findUnique({ where: { email }, select: { id: true } });
           if (holder && holder.id !== userId) throw emailTaken();
+          const before = await tx.user.findUniqueOrThrow({ where: { id: userId } });
           // Opening the link proved the customer reads the new address.
-          return tx.user.update({ where: { id: userId }, data: { email, emailVerifiedAt: now } });
+          const user = await tx.user.update({ where: { id: userId }, data: { email, emailVerifiedAt: now } });
+          await revokeSessions(tx, userId, now, { except: session.sessionId });
+          await expireEmailTokens(tx, userId, EMAIL_TOKEN_PURPOSES, now);
+          const noticeId = await mailNotice(tx, before, 'email-changed', before.email);
+          return { user, noticeId };
         });
+        enqueueEmail(noticeId);
         return toUserView(user);
       } catch (error) {
         if (isUniqueViolation(error)) throw emailTaken();
@@ -296,25 +365,23 @@ export function createAccountService({
      */
     async requestPasswordChange(userId: string, input: { password: string; newPassword: string }): Promise<void> {
       const user = await requireUser(userId);
-      if (!(await verifyPassword(user.passwordHash, input.password))) {
-        throw ValidationError.field('password', ErrorKeys.wrongPassword, 'The current password is not correct.');
-      }
-      const passwordHash = await hashPassword(input.newPassword);
+      if (!(await passwords.verify(user.passwordHash, input.password))) throw wrongPassword();
+      const passwordHash = await passwords.hash(input.newPassword);
       const now = clock();
       const emailId = await db.$transaction((tx) =>
         mailToken(tx, user, 'PASSWORD_CHANGE', now, { payload: { passwordHash } }),
       );
-      await enqueueEmail(emailId);
+      enqueueEmail(emailId);
     },
 
-    /** Step two: applies the new password and signs out every other session of the account. */
+    /** Step two: applies the new password, ending every other session and every earlier link. */
     async confirmPasswordChange(session: AuthenticatedSession, token: string): Promise<void> {
       const now = clock();
       await db.$transaction(async (tx) => {
         const row = await consumeEmailToken(tx, { token, purpose: 'PASSWORD_CHANGE', userId: session.userId, now });
         const passwordHash = payloadText(row.payload, 'passwordHash');
         await tx.user.update({ where: { id: session.userId }, data: { passwordHash } });
-        await revokeSessions(tx, session.userId, now, { except: session.sessionId });
+        await endOldCredentials(tx, session.userId, now, session.sessionId);
       });
     },
 

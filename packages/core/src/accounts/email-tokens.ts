@@ -12,6 +12,8 @@ export const TEMPLATE_BY_PURPOSE = {
   PASSWORD_CHANGE: 'password-change',
 } as const satisfies Record<EmailTokenPurpose, EmailTemplate>;
 
+export const EMAIL_TOKEN_PURPOSES = Object.keys(TEMPLATE_BY_PURPOSE) as EmailTokenPurpose[];
+
 /** 32 random bytes, base64url: 43 characters, the shape EmailTokenSchema accepts. */
 export function generateEmailToken(): string {
   return randomBytes(32).toString('base64url');
@@ -81,6 +83,26 @@ export interface ConsumeEmailTokenInput {
 export const invalidToken = () =>
   ValidationError.field('token', ErrorKeys.tokenInvalid, 'This link is not valid or has expired.');
 
+function liveTokenWhere(input: ConsumeEmailTokenInput) {
+  return {
+    tokenHash: hashEmailToken(input.token),
+    purpose: input.purpose,
+    usedAt: null,
+    expiresAt: { gt: input.now },
+    ...(input.userId ? { userId: input.userId } : {}),
+  };
+}
+
+/**
+ * Throws the same 422 as consumeEmailToken unless the token is live, without using it up: one
+ * indexed read, for a caller to run before costly work (hashing a new password) that only a live
+ * token deserves. Only consumeEmailToken decides; the token may still be taken in between.
+ */
+export async function assertLiveEmailToken(db: Prisma.TransactionClient, input: ConsumeEmailTokenInput) {
+  const row = await db.emailToken.findFirst({ where: liveTokenWhere(input), select: { id: true } });
+  if (!row) throw invalidToken();
+}
+
 /**
  * Marks the token used and returns its row. The conditional update is the check: of two concurrent
  * uses only one matches `used_at IS NULL`, the other finds nothing and gets the same 422 as an
@@ -88,19 +110,9 @@ export const invalidToken = () =>
  * there leaves the token unused.
  */
 export async function consumeEmailToken(tx: Prisma.TransactionClient, input: ConsumeEmailTokenInput) {
-  const tokenHash = hashEmailToken(input.token);
-  const { count } = await tx.emailToken.updateMany({
-    where: {
-      tokenHash,
-      purpose: input.purpose,
-      usedAt: null,
-      expiresAt: { gt: input.now },
-      ...(input.userId ? { userId: input.userId } : {}),
-    },
-    data: { usedAt: input.now },
-  });
+  const { count } = await tx.emailToken.updateMany({ where: liveTokenWhere(input), data: { usedAt: input.now } });
   if (count !== 1) throw invalidToken();
-  const row = await tx.emailToken.findUnique({ where: { tokenHash } });
+  const row = await tx.emailToken.findUnique({ where: { tokenHash: hashEmailToken(input.token) } });
   if (!row) throw invalidToken();
   return row;
 }

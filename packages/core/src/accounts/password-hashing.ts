@@ -36,3 +36,12 @@ export async function verifyNothing(password: string): Promise<false> {
   await verifyPassword(await dummyHash, password);
   return false;
 }
+
+/** The password functions the account service uses; tests pass one that counts its calls. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(passwordHash: string, password: string): Promise<boolean>;
+  verifyNothing(password: string): Promise<false>;
+}
+
+export const argon2Hasher: PasswordHasher = { hash: hashPassword, verify: verifyPassword, verifyNothing };

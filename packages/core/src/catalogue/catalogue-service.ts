@@ -10,7 +10,6 @@ import {
   type ProductListName,
   type ProductListQuery,
   type ProductListResponse,
-  type ProductPage,
   type ProductSummary,
   REVIEW_PAGE_SIZE,
   type ReviewsResponse,
@@ -21,29 +20,22 @@ import {
   type SortMode,
   STORE_CURRENCY,
 } from '@store/contract';
-import { Prisma, type PrismaClient } from '@store/db';
+import type { PrismaClient } from '@store/db';
+import type { ProductHint, ProductQuery, ProductSearch } from '../search/product-search.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { discountPercent, minorToDisplay, wholeToMinor } from '../shared/money.ts';
 import { cached, cachedByKey } from '../shared/ttl-cache.ts';
-import {
-  orderBy,
-  PRODUCT_COLUMNS,
-  PRODUCT_JOINS,
-  type ProductFilter,
-  type ProductRow,
-  searchCondition,
-  whereClause,
-} from './catalogue-sql.ts';
+import { PRODUCT_COLUMNS, PRODUCT_JOINS, type ProductRow } from './catalogue-sql.ts';
 
 export interface CatalogueServiceDeps {
   db: PrismaClient;
-  /** How long category metadata (counts, price ranges) may be stale. */
+  /** Search, hints and listings: the in-process index, or a search engine behind the same port. */
+  search: ProductSearch;
+  /** How long category names and icons may be stale (counts and prices come fresh from search). */
   metaTtlMs?: number;
-  /** How long the total of a filtered listing may be stale. */
-  countTtlMs?: number;
   /**
-   * How long a listing page may be served from memory. Browsing pages are the same for everyone and
-   * are read far more than the catalogue changes; checkout always re-reads prices. 0 turns it off.
+   * How long a listing page may be served as already built and serialised; a change to the catalogue
+   * drops them all at once. 0 turns it off, and the cache of hints with it.
    */
   pageTtlMs?: number;
 }
@@ -56,13 +48,9 @@ interface ProductDetailRow extends ProductRow {
 }
 
 interface CategoryMeta extends Category {
-  dbId: number;
   minPriceMinor: number;
   maxPriceMinor: number;
 }
-
-/** Word distance (1 - word similarity) under which a name is a hint; pg_trgm's own default is 0.4. */
-const HINT_MAX_DISTANCE = 0.45;
 
 const LIST_SORT: Record<ProductListName, SortMode> = {
   'popular-products': 'popular',
@@ -105,51 +93,36 @@ function pageInfo(total: number, offset: number, limit: number): PageInfo {
   };
 }
 
-export function createCatalogueService({
-  db,
-  metaTtlMs = 30_000,
-  countTtlMs = 10_000,
-  pageTtlMs = 5_000,
-}: CatalogueServiceDeps) {
-  const categoryMeta = cached(metaTtlMs, async () => {
-    const rows = await db.$queryRaw<
-      Array<{
-        id: number;
-        slug: string;
-        name: string;
-        formatted_name: string;
-        svg_path: string | null;
-        products_count: number;
-        min_price: number | null;
-        max_price: number | null;
-      }>
-    >`
-      SELECT c.id, c.slug, c.name, c.formatted_name, c.svg_path,
-             COUNT(p.id)::int AS products_count,
-             MIN(p.price_minor) AS min_price, MAX(p.price_minor) AS max_price
-      FROM categories c
-      LEFT JOIN products p ON p.category_id = c.id AND p.is_active
-      GROUP BY c.id
-      ORDER BY c.position, c.id`;
-    return new Map<string, CategoryMeta>(
-      rows.map((row) => [
-        row.slug,
-        {
-          id: row.slug,
-          dbId: row.id,
-          name: row.name,
-          formatted_name: row.formatted_name,
-          svg_path: row.svg_path,
-          products_count: row.products_count,
-          minPriceMinor: row.min_price ?? 0,
-          maxPriceMinor: row.max_price ?? 0,
-        },
-      ]),
-    );
-  });
+export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtlMs = 5_000 }: CatalogueServiceDeps) {
+  const categoryRows = cached(metaTtlMs, () =>
+    db.category.findMany({
+      orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      select: { slug: true, name: true, formattedName: true, svgPath: true },
+    }),
+  );
 
-  const publicCategory = ({ dbId: _, minPriceMinor: __, maxPriceMinor: ___, ...category }: CategoryMeta): Category =>
-    category;
+  async function categoryMeta(): Promise<Map<string, CategoryMeta>> {
+    const [rows, facts] = await Promise.all([categoryRows.get(), search.categoryFacts()]);
+    return new Map(
+      rows.map((row) => {
+        const fact = facts.get(row.slug);
+        return [
+          row.slug,
+          {
+            id: row.slug,
+            name: row.name,
+            formatted_name: row.formattedName,
+            svg_path: row.svgPath,
+            products_count: fact?.productsCount ?? 0,
+            minPriceMinor: fact?.minPriceMinor ?? 0,
+            maxPriceMinor: fact?.maxPriceMinor ?? 0,
+          },
+        ];
+      }),
+    );
+  }
+
+  const publicCategory = ({ minPriceMinor: _, maxPriceMinor: __, ...category }: CategoryMeta): Category => category;
 
   /** The slider's range in whole units: floor of the cheapest, ceiling of the dearest. */
   const priceRange = (minMinor: number, maxMinor: number) => ({
@@ -157,34 +130,26 @@ export function createCatalogueService({
     max: Math.ceil(maxMinor / 100),
   });
 
-  function filterFrom(query: ProductFilterQuery): ProductFilter {
+  function queryFrom(filter: ProductFilterQuery): ProductQuery {
     return {
-      minPriceMinor: query.minPrice === undefined ? undefined : wholeToMinor(query.minPrice),
-      maxPriceMinor: query.maxPrice === undefined ? undefined : wholeToMinor(query.maxPrice),
-      currencies: query.currency,
-      countries: query.country,
+      sort: filter.sort,
+      minPriceMinor: filter.minPrice === undefined ? undefined : wholeToMinor(filter.minPrice),
+      maxPriceMinor: filter.maxPrice === undefined ? undefined : wholeToMinor(filter.maxPrice),
+      currencies: filter.currency,
+      countries: filter.country,
+      ...resolvePaging(filter),
     };
   }
 
-  /**
-   * Totals and price ranges of filtered listings: counting every match costs as much as the page
-   * itself many times over, while "123 found" a few seconds stale is fine. The rows are always fresh.
-   */
+  const page = (hits: { total: number; products: ProductSummary[] }, paging: { offset: number; limit: number }) => ({
+    ...pageInfo(hits.total, paging.offset, paging.limit),
+    products: hits.products,
+  });
+
+  // Everybody typing "stea" gets the same hints: one lookup serves them all until the catalogue changes.
   const hints = cachedByKey<SearchHintsResponse>(60_000, 10_000);
 
-  const aggregates = cachedByKey<{ total: number; min: number | null; max: number | null }>(countTtlMs, 5_000);
-
-  async function countMatches(where: Prisma.Sql) {
-    const key = JSON.stringify([where.sql, where.values]);
-    return aggregates.get(key, async () => {
-      const [row] = await db.$queryRaw<Array<{ total: number; min: number | null; max: number | null }>>`
-        SELECT COUNT(*)::int AS total, MIN(p.price_minor) AS min, MAX(p.price_minor) AS max
-        FROM products p ${PRODUCT_JOINS} ${where}`;
-      return row ?? { total: 0, min: null, max: null };
-    });
-  }
-
-  /** Whole listing responses, so a hit costs neither a query nor building the answer again. */
+  /** Whole listing responses, so a hit costs neither a lookup nor building the answer again. */
   const responses = cachedByKey<unknown>(pageTtlMs, 2_000);
 
   function cachedResponse<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -192,51 +157,34 @@ export function createCatalogueService({
     return responses.get(key, load) as Promise<T>;
   }
 
-  async function productPage(
-    where: Prisma.Sql,
-    order: Prisma.Sql,
-    paging: { offset: number; limit: number },
-  ): Promise<ProductPage> {
-    const [rows, { total }] = await Promise.all([
-      db.$queryRaw<ProductRow[]>`
-        SELECT ${PRODUCT_COLUMNS}
-        FROM products p ${PRODUCT_JOINS}
-        ${where}
-        ${order}
-        LIMIT ${paging.limit} OFFSET ${paging.offset}`,
-      countMatches(where),
-    ]);
-    return { ...pageInfo(total, paging.offset, paging.limit), products: rows.map(toProductSummary) };
-  }
+  search.onChange(() => {
+    responses.clear();
+    hints.clear();
+  });
 
-  async function categoryListing(slug: string, query: ProductFilterQuery): Promise<CategoryListingResponse> {
+  async function categoryListing(slug: string, filter: ProductFilterQuery): Promise<CategoryListingResponse> {
     const category = await findCategory(slug);
-    const result = await productPage(
-      whereClause({ ...filterFrom(query), categoryId: category.dbId }),
-      orderBy(query.sort ?? 'popular'),
-      resolvePaging(query),
-    );
+    const query = { ...queryFrom(filter), category: slug, sort: filter.sort ?? 'popular' };
+    const hits = await search.products(query);
     return {
       category: publicCategory(category),
-      result,
+      result: page(hits, query),
       priceRange: priceRange(category.minPriceMinor, category.maxPriceMinor),
     };
   }
 
-  async function search(query: string, filter: ProductFilterQuery): Promise<SearchResponse> {
-    const where = whereClause(filterFrom(filter), [searchCondition(query)]);
-    const order = filter.sort
-      ? orderBy(filter.sort)
-      : Prisma.sql`ORDER BY ${query} <<-> p.name, p.popularity DESC, p.id`;
-    const [result, range] = await Promise.all([
-      productPage(where, order, resolvePaging(filter)),
-      countMatches(whereClause({}, [searchCondition(query)])),
-    ]);
-    return { query, result, priceRange: priceRange(range.min ?? 0, range.max ?? 0) };
+  async function searchProducts(text: string, filter: ProductFilterQuery): Promise<SearchResponse> {
+    const query = { ...queryFrom(filter), text };
+    const hits = await search.products(query);
+    return {
+      query: text,
+      result: page(hits, query),
+      priceRange: priceRange(hits.priceRange?.minMinor ?? 0, hits.priceRange?.maxMinor ?? 0),
+    };
   }
 
   async function findCategory(slug: string): Promise<CategoryMeta> {
-    const category = (await categoryMeta.get()).get(slug);
+    const category = (await categoryMeta()).get(slug);
     if (!category) throw new NotFoundError('Category');
     return category;
   }
@@ -253,7 +201,7 @@ export function createCatalogueService({
 
   return {
     async listCategories(): Promise<Category[]> {
-      return [...(await categoryMeta.get()).values()].map(publicCategory);
+      return [...(await categoryMeta()).values()].map(publicCategory);
     },
 
     getCategoryListing(slug: string, query: ProductFilterQuery): Promise<CategoryListingResponse> {
@@ -261,13 +209,15 @@ export function createCatalogueService({
     },
 
     listProducts(list: ProductListName, query: ProductListQuery): Promise<ProductListResponse> {
-      return cachedResponse(`list:${list}:${JSON.stringify(query)}`, async () => ({
-        result: await productPage(
-          whereClause({ discountedOnly: list === 'discounts' }),
-          orderBy(query.sort ?? LIST_SORT[list]),
-          resolvePaging(query),
-        ),
-      }));
+      return cachedResponse(`list:${list}:${JSON.stringify(query)}`, async () => {
+        const paging = resolvePaging(query);
+        const hits = await search.products({
+          discountedOnly: list === 'discounts',
+          sort: query.sort ?? LIST_SORT[list],
+          ...paging,
+        });
+        return { result: page(hits, paging) };
+      });
     },
 
     async getProduct(id: number): Promise<ProductDetail> {
@@ -301,9 +251,15 @@ export function createCatalogueService({
       return rows.map(toProductSummary);
     },
 
-    async listCountries(): Promise<Country[]> {
+    /** Every country, or only those a category has products for (its country filter offers no dead ends). */
+    async listCountries(category?: string): Promise<Country[]> {
       const rows = await db.country.findMany({ orderBy: [{ name: { sort: 'asc', nulls: 'first' } }, { code: 'asc' }] });
-      return rows.map(({ id, name, code, icon }) => ({ id, name, code, icon }));
+      const countries = rows.map(({ id, name, code, icon }) => ({ id, name, code, icon }));
+      if (category === undefined) return countries;
+      const facts = (await search.categoryFacts()).get(category);
+      if (!facts) throw new NotFoundError('Category');
+      const present = new Set(facts.countries);
+      return countries.filter(({ code }) => present.has(code));
     },
 
     async listCurrencies(): Promise<Currency[]> {
@@ -339,57 +295,42 @@ export function createCatalogueService({
     },
 
     /**
-     * Hints by name: the nearest names by trigram word distance, straight from the GiST index, so a
-     * typo ("stem") still finds "Steam". Hints by article match the id exactly or as a prefix.
+     * Hints while the shopper types: products by name (aliases, other scripts and typos included),
+     * best match first, each with what helps choose (cover, price, region); and by article.
      */
     searchHints(query: string): Promise<SearchHintsResponse> {
-      // Everybody typing "stea" gets the same hints: one query serves them all for a minute.
-      return hints.get(query.toLowerCase(), () => findHints(query));
+      const find = async (): Promise<SearchHintsResponse> => {
+        const found = await search.hints(query, HINTS_PER_KIND);
+        return {
+          hintsByName: found.byName.map((hint) => ({ name: hint.name, ...hintDetails(hint) })),
+          hintsByArt: found.byArticle.map((hint) => ({
+            id: hint.id,
+            name: hint.name,
+            article: String(hint.id),
+            ...hintDetails(hint),
+          })),
+        };
+      };
+      return pageTtlMs > 0 ? hints.get(query.toLowerCase(), find) : find();
     },
 
     searchProducts(query: string, filter: ProductFilterQuery): Promise<SearchResponse> {
-      return cachedResponse(`search:${query.toLowerCase()}:${JSON.stringify(filter)}`, () => search(query, filter));
+      return cachedResponse(`search:${query.toLowerCase()}:${JSON.stringify(filter)}`, () =>
+        searchProducts(query, filter),
+      );
     },
 
-    /** Drops cached category metadata, e.g. after the catalogue changed. */
+    /** Drops cached category names, e.g. after a category was renamed. */
     invalidate() {
-      categoryMeta.invalidate();
-      aggregates.clear();
+      categoryRows.invalidate();
       responses.clear();
       hints.clear();
     },
   };
+}
 
-  async function findHints(query: string): Promise<SearchHintsResponse> {
-    const byName = db.$queryRaw<Array<{ name: string }>>`
-      SELECT name FROM (
-        SELECT p.name, ${query} <<-> p.name AS distance
-        FROM products p
-        WHERE p.is_active
-        ORDER BY ${query} <<-> p.name
-        LIMIT ${HINTS_PER_KIND * 5}
-      ) nearest
-      WHERE distance <= ${HINT_MAX_DISTANCE}`;
-    const byArticle = /^\d{1,9}$/.test(query) ? articleHints(Number(query)) : Promise.resolve([]);
-    const [names, articles] = await Promise.all([byName, byArticle]);
-    const distinct = [...new Set(names.map(({ name }) => name))].slice(0, HINTS_PER_KIND);
-    return {
-      hintsByName: distinct.map((name) => ({ name })),
-      hintsByArt: articles.map(({ id, name }) => ({ id, name, article: String(id) })),
-    };
-  }
-
-  /** Ids equal to the number, or starting with its digits (one and two more digits). */
-  function articleHints(id: number) {
-    if (id < 1) return Promise.resolve([] as Array<{ id: number; name: string }>);
-    return db.$queryRaw<Array<{ id: number; name: string }>>`
-      SELECT p.id, p.name FROM products p
-      WHERE p.is_active AND (p.id = ${id}
-        OR p.id BETWEEN ${id * 10} AND ${id * 10 + 9}
-        OR p.id BETWEEN ${id * 100} AND ${id * 100 + 99})
-      ORDER BY p.id
-      LIMIT ${HINTS_PER_KIND}`;
-  }
+function hintDetails({ thumbnail, price, currency, region }: ProductHint) {
+  return { thumbnail, price, currency, region };
 }
 
 export type CatalogueService = ReturnType<typeof createCatalogueService>;

@@ -9,8 +9,9 @@ import { createJobHandlers } from '../queue/job-handlers.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { eventually, startTestSmtpServer, type TestSmtpServer } from '../testing.ts';
+import { createDevMailbox } from './dev-outbox.ts';
 import { createEmailDelivery, EmailBusyError } from './email-delivery.ts';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './mailer.ts';
+import { createNoMailer, createOutboxMailer, createSmtpMailer, type Mailer } from './mailer.ts';
 import { recordEmail } from './outbox.ts';
 
 const FROM = 'Gift Store <no-reply@giftstore.example>';
@@ -57,6 +58,12 @@ async function record(
 }
 
 const row = (id: string) => database.prisma.outboundEmail.findUniqueOrThrow({ where: { id } });
+/** Nothing of the row, its link included, still holds the token. */
+const expectNoToken = async (email: Recorded) => {
+  const stored = await row(email.id);
+  expect(stored.data).not.toHaveProperty('link');
+  expect(JSON.stringify(stored)).not.toContain(email.token);
+};
 const receivedBy = (to: string) => smtp.received.filter((mail) => mail.recipients.includes(to));
 const job = (emailId: string) => ({ kind: 'email.send' as const, emailId });
 
@@ -86,6 +93,37 @@ describe('email.send over a real SMTP conversation', () => {
     const stored = await row(email.id);
     expect(stored).toMatchObject({ status: 'SENT', attempts: 1, lastError: null });
     expect(stored.sentAt).toBeInstanceOf(Date);
+    // The recipient's copy is the only one with the link: the row keeps the rest.
+    expect(stored.data).toEqual({ name: '<script>alert(1)</script>', expiresInMinutes: 60 });
+    await expectNoToken(email);
+  });
+
+  it('counts an attempt when a send starts, so a run that died mid-send is counted too', async () => {
+    const stuck: Mailer = { ...mailer, sendDeadlineMs: 1_000, send: () => new Promise(() => {}) };
+    const dying = createEmailDelivery({ db: database.prisma, mailer: stuck, logger: silentLogger });
+    const email = await record('password-reset');
+    // This run never returns: as good as a worker killed while the server held the message.
+    void dying.deliverEmail(email.id);
+    await eventually(async () => (await row(email.id)).attempts === 1);
+    expect(await row(email.id)).toMatchObject({ status: 'PENDING' });
+    // The row keeps its link while it is unsent, so the next run can still send it.
+    expect((await row(email.id)).data).toHaveProperty('link');
+
+    await database.prisma.outboundEmail.update({ where: { id: email.id }, data: { lockedUntil: new Date(0) } });
+    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    await expect(delivery.deliverEmail(email.id)).resolves.toEqual({ outcome: 'sent', attempts: 2 });
+    expect(await row(email.id)).toMatchObject({ status: 'SENT', attempts: 2 });
+    expect(receivedBy(email.to)).toHaveLength(1);
+  });
+
+  it('gives up without sending a row whose runs all died mid-send', async () => {
+    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const email = await record('email-verify');
+    await database.prisma.outboundEmail.update({ where: { id: email.id }, data: { attempts: JOB_ATTEMPTS } });
+    await expect(delivery.deliverEmail(email.id)).resolves.toMatchObject({ outcome: 'failed' });
+    expect(await row(email.id)).toMatchObject({ status: 'FAILED', attempts: JOB_ATTEMPTS });
+    expect(receivedBy(email.to)).toHaveLength(0);
+    await expectNoToken(email);
   });
 
   it('a job delivered twice sends once', async () => {
@@ -179,9 +217,11 @@ describe('email.send over a real SMTP conversation', () => {
     try {
       const email = await record('email-change');
       await queue.enqueue(job(email.id), { jobId: email.id });
-      await eventually(async () => (await row(email.id)).attempts === 1);
-      expect(await row(email.id)).toMatchObject({ status: 'PENDING' });
+      // The attempt is counted when the send starts; wait for its failure to be recorded too.
+      await eventually(async () => (await row(email.id)).lastError !== null);
+      expect(await row(email.id)).toMatchObject({ status: 'PENDING', attempts: 1 });
       expect((await row(email.id)).lastError).toMatch(/ECONNREFUSED|connect/i);
+      expect((await row(email.id)).data).toHaveProperty('link');
       revived = await startTestSmtpServer(port);
       await revived.waitFor(1, 10_000);
       await eventually(async () => (await row(email.id)).status === 'SENT');
@@ -199,6 +239,7 @@ describe('email.send over a real SMTP conversation', () => {
     smtp.refuseNext(1);
     await expect(delivery.deliverEmail(email.id, { attempt: 1, maxAttempts: 1 })).rejects.toThrow();
     expect(await row(email.id)).toMatchObject({ status: 'FAILED', attempts: 1 });
+    await expectNoToken(email);
     // A redelivery of the job finds it FAILED and leaves it.
     await expect(delivery.deliverEmail(email.id)).resolves.toEqual({ outcome: 'skipped', status: 'FAILED' });
     expect(receivedBy(email.to)).toHaveLength(0);
@@ -224,6 +265,7 @@ describe('email.send over a real SMTP conversation', () => {
     const stored = await row(email.id);
     expect(stored).toMatchObject({ status: 'FAILED', attempts: 1 });
     expect(stored.lastError).toMatch(/550/);
+    await expectNoToken(email);
   });
 
   it('does not send a link that expired while the message waited', async () => {
@@ -233,6 +275,7 @@ describe('email.send over a real SMTP conversation', () => {
     await expect(delivery.deliverEmail(email.id)).resolves.toMatchObject({ outcome: 'failed' });
     expect(await row(email.id)).toMatchObject({ status: 'FAILED', attempts: 0 });
     expect(receivedBy(email.to)).toHaveLength(0);
+    await expectNoToken(email);
   });
 
   it('gives up at once on a row that cannot be rendered (a link that is not http)', async () => {
@@ -246,7 +289,7 @@ describe('email.send over a real SMTP conversation', () => {
       },
     });
     await expect(delivery.deliverEmail(id)).resolves.toMatchObject({ outcome: 'failed' });
-    expect(await row(id)).toMatchObject({ status: 'FAILED', attempts: 0 });
+    expect(await row(id)).toMatchObject({ status: 'FAILED', attempts: 0, data: { name: 'X', expiresInMinutes: 60 } });
     expect((await row(id)).lastError).toMatch(/cannot be rendered/);
   });
 
@@ -255,15 +298,31 @@ describe('email.send over a real SMTP conversation', () => {
     await expect(delivery.deliverEmail(randomUUID())).resolves.toEqual({ outcome: 'missing' });
   });
 
-  it('without SMTP the message stays in the outbox and the row is marked SENT', async () => {
+  it('without SMTP the message goes into the dev mailbox, the only place its link is kept', async () => {
+    const mailbox = createDevMailbox();
     const handlers = createJobHandlers({
       db: database.prisma,
       logger: silentLogger,
-      mailer: createOutboxMailer(silentLogger),
+      mailer: createOutboxMailer(mailbox, silentLogger),
     });
     const email = await record('email-verify');
     await expect(handlers['email.send'](job(email.id))).resolves.toEqual({ outcome: 'sent', attempts: 1 });
     expect(smtp.received).toHaveLength(0);
+    expect(mailbox.get(email.id)).toMatchObject({ id: email.id, to: email.to });
+    expect(mailbox.get(email.id)?.text).toContain(email.token);
+    await expectNoToken(email);
+  });
+
+  it('with neither SMTP nor a dev mailbox the email is given up at once, and says why', async () => {
+    const handlers = createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createNoMailer() });
+    const email = await record('email-verify');
+    await expect(handlers['email.send'](job(email.id))).resolves.toEqual({
+      outcome: 'failed',
+      reason: 'no mail transport',
+    });
+    expect(await row(email.id)).toMatchObject({ status: 'FAILED', attempts: 1 });
+    expect((await row(email.id)).lastError).toMatch(/SMTP_URL is not set/);
+    await expectNoToken(email);
   });
 });
 
@@ -294,8 +353,8 @@ describe.runIf(redisUrl)('email.send through BullMQ on Redis with a real worker'
     try {
       const email = await record('account-activation', { locale: 'hi', name: 'Asha' });
       smtp.refuseNext(1);
-      await queue.enqueue(job(email.id), { jobId: email.id });
-      await queue.enqueue(job(email.id), { jobId: email.id });
+      await expect(queue.enqueue(job(email.id), { jobId: email.id })).resolves.toBe('queued');
+      await expect(queue.enqueue(job(email.id), { jobId: email.id })).resolves.toBe('already-queued');
       const [mail] = await smtp.waitFor(1, 15_000);
       expect(mail!.parsed.subject).toBe('अपना Gift Store खाता सक्रिय करें');
       expect(mail!.parsed.text).toContain('नमस्ते, Asha!');

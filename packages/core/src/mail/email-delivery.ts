@@ -3,7 +3,7 @@ import type { Prisma, PrismaClient } from '@store/db';
 import type { JobContext } from '../queue/job-handlers.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
-import { type Mailer, SMTP_SEND_DEADLINE_MS } from './mailer.ts';
+import { type Mailer, NoMailTransportError } from './mailer.ts';
 import { type RenderedEmail, renderEmail } from './templates.ts';
 
 /**
@@ -38,10 +38,10 @@ export interface EmailDeliveryDeps {
 }
 
 /**
- * How long a run may hold a row before another may take it over: longer than any send may take, so
- * only a run that died mid-send loses its claim.
+ * How long a run may hold a row before another may take it over: twice the longest a send may take,
+ * so only a run that died mid-send loses its claim.
  */
-const LEASE_MS = SMTP_SEND_DEADLINE_MS + 30_000;
+const LEASE_PER_SEND_DEADLINE = 2;
 const MAX_ERROR_LENGTH = 1_000;
 
 interface ClaimedRow {
@@ -50,6 +50,7 @@ interface ClaimedRow {
   template: string;
   locale: string;
   data: unknown;
+  /** Counts this run's send already. */
   attempts: number;
   created_at: Date;
 }
@@ -59,29 +60,51 @@ function describeError(error: unknown): string {
   return text.slice(0, MAX_ERROR_LENGTH);
 }
 
-/** A recipient address the server refused for good (5xx at RCPT TO) will be refused on every retry. */
-function isRecipientRefused(error: unknown): boolean {
+/**
+ * Why a failed send will fail on every retry too, if it will: a recipient the server refused for
+ * good (5xx at RCPT TO), or a process with nowhere to deliver to.
+ */
+function permanentFailure(error: unknown): string | undefined {
+  if (error instanceof NoMailTransportError) return 'no mail transport';
   const smtp = error as { code?: string; permanent?: boolean };
-  return smtp?.code === 'EENVELOPE' && smtp.permanent === true;
+  if (smtp?.code === 'EENVELOPE' && smtp.permanent === true) return 'recipient refused';
+  return undefined;
+}
+
+/**
+ * What a row keeps once its message is sent or given up: everything but the link, whose token works
+ * until it expires. The recipient's copy is then the only one.
+ */
+export function withoutLink(data: unknown): Prisma.InputJsonObject {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+  return Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'link')) as Prisma.InputJsonObject;
 }
 
 /**
  * Turns an `outbound_emails` row into a delivered message. A run first claims the row with a lease
- * (`locked_until`), in one conditional UPDATE, and sends with no transaction or connection held:
- * two runs given the same id never both send, because the second finds the lease taken and throws
- * EmailBusyError (its queue retries later) or finds the row SENT. A run that dies mid-send leaves
- * the lease to expire and the row PENDING, so the outbox sweep brings it back. `attempts` counts the
- * sends tried, the successful one included; after JOB_ATTEMPTS failures (or on the queue's last
- * attempt) the row is FAILED and nothing retries it.
+ * (`locked_until`) and counts the attempt (`attempts`), in one conditional UPDATE, and sends with no
+ * transaction or connection held: two runs given the same id never both send, because the second
+ * finds the lease taken and throws EmailBusyError (its queue retries later) or finds the row SENT. A
+ * run that dies mid-send leaves the lease to expire, the attempt counted and the row PENDING, so the
+ * outbox sweep brings it back. After JOB_ATTEMPTS sends tried (or on the queue's last attempt) the
+ * row is FAILED and nothing retries it. The write that marks a row SENT or FAILED also drops its
+ * link, so no working token stays in the outbox.
  */
 export function createEmailDelivery({ db, mailer, logger, now = () => new Date() }: EmailDeliveryDeps) {
-  async function finish(id: string, data: Prisma.OutboundEmailUpdateInput) {
-    await db.outboundEmail.update({ where: { id }, data: { ...data, lockedUntil: null } });
+  const leaseMs = mailer.sendDeadlineMs * LEASE_PER_SEND_DEADLINE;
+
+  async function finish(row: ClaimedRow, data: Prisma.OutboundEmailUpdateInput) {
+    const done = data.status === 'SENT' || data.status === 'FAILED';
+    await db.outboundEmail.update({
+      where: { id: row.id },
+      data: { ...data, ...(done ? { data: withoutLink(row.data) } : {}), lockedUntil: null },
+    });
   }
 
-  async function markFailed(id: string, reason: string) {
-    await finish(id, { status: 'FAILED', lastError: reason });
-    logger.warn({ emailId: id, reason }, 'email given up');
+  /** Gives up before sending: the claim counted an attempt that was never made. */
+  async function giveUpUnsent(row: ClaimedRow, reason: string) {
+    await finish(row, { status: 'FAILED', lastError: reason, attempts: row.attempts - 1 });
+    logger.warn({ emailId: row.id, reason }, 'email given up');
     return { outcome: 'failed', reason } as const;
   }
 
@@ -89,7 +112,8 @@ export function createEmailDelivery({ db, mailer, logger, now = () => new Date()
   async function claim(emailId: string): Promise<ClaimedRow | DeliveryResult | 'busy'> {
     // The database's clock sets and reads every lease, so workers whose clocks differ still agree.
     const claimed = await db.$queryRaw<ClaimedRow[]>`
-      UPDATE outbound_emails SET locked_until = now() + ${LEASE_MS}::int * interval '1 millisecond'
+      UPDATE outbound_emails
+      SET locked_until = now() + ${leaseMs}::int * interval '1 millisecond', attempts = attempts + 1
       WHERE id = ${emailId}::uuid AND status = 'PENDING' AND (locked_until IS NULL OR locked_until < now())
       RETURNING id, to_address, template, locale, data, attempts, created_at`;
     if (claimed[0]) return claimed[0];
@@ -107,31 +131,41 @@ export function createEmailDelivery({ db, mailer, logger, now = () => new Date()
       return claimed;
     }
     const row = claimed;
+    // Only runs that died mid-send leave a row PENDING with its attempts used up.
+    if (row.attempts > JOB_ATTEMPTS) return giveUpUnsent(row, `no send finished in ${JOB_ATTEMPTS} attempts`);
 
     const template = EmailTemplateSchema.safeParse(row.template);
     const data = EmailDataSchema.safeParse(row.data);
-    if (!template.success || !data.success) return markFailed(row.id, 'stored template or data is invalid');
+    if (!template.success || !data.success) return giveUpUnsent(row, 'stored template or data is invalid');
     const expiresAt = new Date(row.created_at).getTime() + data.data.expiresInMinutes * 60_000;
-    if (expiresAt <= now().getTime()) return markFailed(row.id, 'the link expired before it could be sent');
+    if (expiresAt <= now().getTime()) return giveUpUnsent(row, 'the link expired before it could be sent');
 
     let message: RenderedEmail;
     try {
       message = renderEmail(template.data, row.locale, data.data);
     } catch (error) {
-      return markFailed(row.id, `cannot be rendered: ${describeError(error)}`);
+      return giveUpUnsent(row, `cannot be rendered: ${describeError(error)}`);
     }
 
-    const attempts = row.attempts + 1;
+    const { attempts } = row;
     try {
-      await mailer.send({ to: row.to_address, subject: message.subject, html: message.html, text: message.text });
+      await mailer.send({
+        id: row.id,
+        to: row.to_address,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+      });
     } catch (error) {
-      const refused = isRecipientRefused(error);
+      const permanent = permanentFailure(error);
       const final =
-        refused || attempts >= JOB_ATTEMPTS || (context !== undefined && context.attempt >= context.maxAttempts);
-      await finish(row.id, { attempts, lastError: describeError(error), ...(final ? { status: 'FAILED' } : {}) });
-      if (refused) {
-        logger.warn({ emailId, attempts }, 'email given up: recipient refused');
-        return { outcome: 'failed', reason: 'recipient refused' };
+        permanent !== undefined ||
+        attempts >= JOB_ATTEMPTS ||
+        (context !== undefined && context.attempt >= context.maxAttempts);
+      await finish(row, { lastError: describeError(error), ...(final ? { status: 'FAILED' } : {}) });
+      if (permanent) {
+        logger.warn({ emailId, attempts, reason: permanent }, 'email given up');
+        return { outcome: 'failed', reason: permanent };
       }
       // The failure is recorded first; the throw then hands the retry (with backoff) to the queue.
       const log = { emailId, attempts, err: error };
@@ -139,7 +173,7 @@ export function createEmailDelivery({ db, mailer, logger, now = () => new Date()
       else logger.warn(log, 'email send failed, will retry');
       throw error;
     }
-    await finish(row.id, { attempts, status: 'SENT', sentAt: now() });
+    await finish(row, { status: 'SENT', sentAt: now() });
     logger.info({ emailId, attempts }, 'email sent');
     return { outcome: 'sent', attempts };
   }

@@ -1,4 +1,4 @@
-import type { EmailTemplate, Locale } from '@store/contract';
+import type { Locale, NoticeTemplate, TokenEmailTemplate } from '@store/contract';
 
 /** What differs between templates: the subject, the one sentence of why, the button. */
 export interface TemplateTexts {
@@ -20,9 +20,33 @@ export interface CommonTexts {
   units: Record<'minute' | 'hour' | 'day', Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
 }
 
+/** A notice carries no token: in place of the link's lifetime and "just ignore this" it says this. */
+export interface NoticeTexts extends TemplateTexts {
+  closing: string;
+}
+
+/**
+ * The receipt of a completed order. `{order}`, `{total}`, `{refund}`, `{name}`, `{quantity}` and
+ * `{delivered}` are filled in by the renderer. It never holds a code: it sends the customer to the
+ * profile, where codes are shown to their owner only.
+ */
+export interface ReceiptTexts {
+  subject: string;
+  intro: string;
+  button: string;
+  linesTitle: string;
+  line: string;
+  lineShort: string;
+  total: string;
+  partialRefund: string;
+  fullRefund: string;
+  codesHint: string;
+}
+
 export interface LocaleTexts {
   common: CommonTexts;
-  templates: Record<EmailTemplate, TemplateTexts>;
+  templates: Record<TokenEmailTemplate, TemplateTexts> & Record<NoticeTemplate, NoticeTexts>;
+  receipt: ReceiptTexts;
 }
 
 export const STORE_NAME = 'Gift Store';
@@ -72,6 +96,36 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'You asked to change the password of your {store} account. Confirm the change to apply your new password.',
         button: 'Confirm password change',
       },
+      'email-changed': {
+        subject: 'The email address of your {store} account was changed',
+        intro:
+          'The email address of your {store} account has just been changed to another one. From now on we write to the new address, and this one no longer signs in to the account.',
+        button: 'Get help',
+        closing:
+          'If you made this change, there is nothing more to do. If you did not, write to our support at once: someone else may have access to your account.',
+      },
+      'email-in-use': {
+        subject: 'Someone tried to use your email address at {store}',
+        intro:
+          'Someone asked to move another {store} account to this email address. It already belongs to your account, so nothing was changed and nobody else can use it.',
+        button: 'Open the store',
+        closing:
+          'If this was you, sign in with this address instead. If not, just ignore this email: your account has not changed.',
+      },
+    },
+    receipt: {
+      subject: 'Your {store} order {order}',
+      intro: 'Thank you for your purchase! Your order is complete and your codes are waiting in your profile.',
+      button: 'Open my purchases',
+      linesTitle: 'What you bought:',
+      line: '{name} × {quantity}',
+      lineShort: '{name}: {delivered} of {quantity} delivered',
+      total: 'Total paid: {total}',
+      partialRefund:
+        'Some of the codes ran out before we could deliver them. We returned {refund} to your balance at once; you can spend it on your next purchase.',
+      fullRefund:
+        'The codes ran out before we could deliver them. We returned the whole amount, {refund}, to your balance at once; you can spend it on your next purchase.',
+      codesHint: 'For your safety, codes are never sent by email: open your profile to see and copy them.',
     },
   },
   'pt-BR': {
@@ -119,6 +173,36 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'Você pediu para alterar a senha da sua conta na {store}. Confirme a alteração para que a nova senha passe a valer.',
         button: 'Confirmar alteração de senha',
       },
+      'email-changed': {
+        subject: 'O e-mail da sua conta na {store} foi alterado',
+        intro:
+          'O endereço de e-mail da sua conta na {store} acabou de ser alterado para outro. A partir de agora escrevemos para o novo endereço, e este não permite mais entrar na conta.',
+        button: 'Obter ajuda',
+        closing:
+          'Se foi você que fez a alteração, não é preciso fazer mais nada. Se não foi, escreva imediatamente para o nosso suporte: outra pessoa pode ter acesso à sua conta.',
+      },
+      'email-in-use': {
+        subject: 'Alguém tentou usar seu e-mail na {store}',
+        intro:
+          'Alguém pediu para transferir outra conta da {store} para este endereço de e-mail. Ele já pertence à sua conta, por isso nada foi alterado e ninguém mais pode usá-lo.',
+        button: 'Abrir a loja',
+        closing: 'Se foi você, entre com este endereço. Se não foi, ignore este e-mail: sua conta não foi alterada.',
+      },
+    },
+    receipt: {
+      subject: 'Seu pedido {order} na {store}',
+      intro: 'Obrigado pela compra! Seu pedido foi concluído e seus códigos estão esperando no seu perfil.',
+      button: 'Abrir minhas compras',
+      linesTitle: 'O que você comprou:',
+      line: '{name} × {quantity}',
+      lineShort: '{name}: {delivered} de {quantity} entregues',
+      total: 'Total pago: {total}',
+      partialRefund:
+        'Alguns códigos se esgotaram antes da entrega. Devolvemos {refund} ao seu saldo na hora; você pode usá-lo na próxima compra.',
+      fullRefund:
+        'Os códigos se esgotaram antes da entrega. Devolvemos o valor total, {refund}, ao seu saldo na hora; você pode usá-lo na próxima compra.',
+      codesHint:
+        'Para sua segurança, os códigos nunca são enviados por e-mail: abra seu perfil para vê-los e copiá-los.',
     },
   },
   ru: {
@@ -166,6 +250,37 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'Вы запросили смену пароля вашего аккаунта в {store}. Подтвердите смену, чтобы новый пароль вступил в силу.',
         button: 'Подтвердить смену пароля',
       },
+      'email-changed': {
+        subject: 'Адрес почты вашего аккаунта в {store} изменён',
+        intro:
+          'Адрес электронной почты вашего аккаунта в {store} только что изменили на другой. Теперь мы пишем на новый адрес, а с этим адресом войти в аккаунт больше нельзя.',
+        button: 'Получить помощь',
+        closing:
+          'Если это сделали вы, больше ничего делать не нужно. Если нет, сразу напишите в нашу поддержку: возможно, кто-то другой получил доступ к вашему аккаунту.',
+      },
+      'email-in-use': {
+        subject: 'Кто-то пытался использовать ваш адрес в {store}',
+        intro:
+          'Кто-то попросил перенести на этот адрес электронной почты другой аккаунт в {store}. Адрес уже принадлежит вашему аккаунту, поэтому ничего не изменилось и никто другой не может его использовать.',
+        button: 'Открыть магазин',
+        closing:
+          'Если это были вы, входите с этим адресом. Если нет, просто проигнорируйте это письмо — ваш аккаунт не изменился.',
+      },
+    },
+    receipt: {
+      subject: 'Ваш заказ {order} в {store}',
+      intro: 'Спасибо за покупку! Заказ выполнен, коды ждут вас в личном кабинете.',
+      button: 'Открыть мои покупки',
+      linesTitle: 'Вы купили:',
+      line: '{name} × {quantity}',
+      lineShort: '{name}: выдано {delivered} из {quantity}',
+      total: 'Оплачено: {total}',
+      partialRefund:
+        'Часть кодов закончилась до выдачи. Мы сразу вернули {refund} на ваш баланс — их можно потратить на следующую покупку.',
+      fullRefund:
+        'Коды закончились до выдачи. Мы сразу вернули всю сумму, {refund}, на ваш баланс — её можно потратить на следующую покупку.',
+      codesHint:
+        'В целях безопасности коды никогда не отправляются по почте: откройте личный кабинет, чтобы увидеть и скопировать их.',
     },
   },
   hi: {
@@ -211,6 +326,35 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro: 'आपने अपने {store} खाते का पासवर्ड बदलने का अनुरोध किया है। नया पासवर्ड लागू करने के लिए बदलाव की पुष्टि करें।',
         button: 'पासवर्ड बदलने की पुष्टि करें',
       },
+      'email-changed': {
+        subject: 'आपके {store} खाते का ईमेल पता बदल दिया गया है',
+        intro:
+          'आपके {store} खाते का ईमेल पता अभी किसी दूसरे पते में बदला गया है। अब से हम नए पते पर लिखेंगे, और इस पते से खाते में लॉग इन नहीं किया जा सकेगा।',
+        button: 'मदद पाएँ',
+        closing:
+          'अगर यह बदलाव आपने किया है, तो आपको कुछ और करने की ज़रूरत नहीं है। अगर नहीं, तो तुरंत हमारी सहायता टीम को लिखें: हो सकता है कि किसी और के पास आपके खाते की पहुँच हो।',
+      },
+      'email-in-use': {
+        subject: 'किसी ने {store} पर आपके ईमेल पते का उपयोग करने की कोशिश की',
+        intro:
+          'किसी ने {store} के एक दूसरे खाते को इस ईमेल पते पर ले जाने का अनुरोध किया। यह पता पहले से आपके खाते का है, इसलिए कुछ नहीं बदला गया और कोई और इसका उपयोग नहीं कर सकता।',
+        button: 'स्टोर खोलें',
+        closing: 'अगर यह आप थे, तो इसी पते से लॉग इन करें। अगर नहीं, तो इस ईमेल को अनदेखा करें: आपके खाते में कोई बदलाव नहीं हुआ है।',
+      },
+    },
+    receipt: {
+      subject: '{store} पर आपका ऑर्डर {order}',
+      intro: 'खरीदारी के लिए धन्यवाद! आपका ऑर्डर पूरा हो गया है और आपके कोड आपकी प्रोफ़ाइल में आपका इंतज़ार कर रहे हैं।',
+      button: 'मेरी खरीदारी खोलें',
+      linesTitle: 'आपने क्या खरीदा:',
+      line: '{name} × {quantity}',
+      lineShort: '{name}: {quantity} में से {delivered} दिए गए',
+      total: 'कुल भुगतान: {total}',
+      partialRefund:
+        'कुछ कोड देने से पहले ही खत्म हो गए। हमने {refund} तुरंत आपके बैलेंस में लौटा दिए हैं; आप इन्हें अगली खरीदारी में इस्तेमाल कर सकते हैं।',
+      fullRefund:
+        'कोड देने से पहले ही खत्म हो गए। हमने पूरी राशि, {refund}, तुरंत आपके बैलेंस में लौटा दी है; आप इसे अगली खरीदारी में इस्तेमाल कर सकते हैं।',
+      codesHint: 'आपकी सुरक्षा के लिए कोड कभी ईमेल से नहीं भेजे जाते: उन्हें देखने और कॉपी करने के लिए अपनी प्रोफ़ाइल खोलें।',
     },
   },
 };

@@ -1,7 +1,10 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from '../shared/logger.ts';
+import type { DevMailbox } from './dev-outbox.ts';
 
 export interface OutgoingEmail {
+  /** The outbox row this message was rendered from; the same on every retry of it. */
+  id: string;
   to: string;
   subject: string;
   html: string;
@@ -10,9 +13,26 @@ export interface OutgoingEmail {
 
 /** Hands a rendered message to whatever delivers mail; resolves once it was accepted. */
 export interface Mailer {
-  readonly kind: 'smtp' | 'outbox';
+  readonly kind: 'smtp' | 'outbox' | 'none';
+  /**
+   * The longest one `send` may take before it gives up. A run that claims an email to send holds it
+   * a while longer than this, so only a run that died mid-send loses its claim.
+   */
+  readonly sendDeadlineMs: number;
   send(message: OutgoingEmail): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Thrown by a mailer that will never deliver anything (no transport is configured): a retry cannot
+ * help, so the email is given up at once.
+ */
+export class NoMailTransportError extends Error {
+  readonly permanent = true;
+  constructor() {
+    super('no mail transport: SMTP_URL is not set and this process keeps no dev mailbox');
+    this.name = 'NoMailTransportError';
+  }
 }
 
 export interface SmtpMailerOptions {
@@ -20,16 +40,22 @@ export interface SmtpMailerOptions {
   smtpUrl: string;
   /** The From header, e.g. `Gift Store <no-reply@example.com>`. */
   from: string;
+  /** However slow each step, one send gives up after this. */
+  deadlineMs?: number;
   /** Upper bound of each network wait; a job retries later rather than hanging on a dead server. */
   timeoutMs?: number;
 }
 
 export const SMTP_TIMEOUT_MS = 15_000;
-/** However slow each step, one send gives up after this, well before its claim on the outbox row lapses. */
 export const SMTP_SEND_DEADLINE_MS = 30_000;
 
 /** Sends over SMTP with nodemailer. A refused recipient or a server error rejects, so the job retries. */
-export function createSmtpMailer({ smtpUrl, from, timeoutMs = SMTP_TIMEOUT_MS }: SmtpMailerOptions): Mailer {
+export function createSmtpMailer({
+  smtpUrl,
+  from,
+  deadlineMs = SMTP_SEND_DEADLINE_MS,
+  timeoutMs = Math.min(SMTP_TIMEOUT_MS, deadlineMs),
+}: SmtpMailerOptions): Mailer {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: timeoutMs,
@@ -39,6 +65,7 @@ export function createSmtpMailer({ smtpUrl, from, timeoutMs = SMTP_TIMEOUT_MS }:
   });
   return {
     kind: 'smtp',
+    sendDeadlineMs: deadlineMs,
     async send(message) {
       await transport.sendMail({
         from,
@@ -46,7 +73,7 @@ export function createSmtpMailer({ smtpUrl, from, timeoutMs = SMTP_TIMEOUT_MS }:
         subject: message.subject,
         text: message.text,
         html: message.html,
-        signal: AbortSignal.timeout(SMTP_SEND_DEADLINE_MS),
+        signal: AbortSignal.timeout(deadlineMs),
       });
     },
     async close() {
@@ -55,15 +82,36 @@ export function createSmtpMailer({ smtpUrl, from, timeoutMs = SMTP_TIMEOUT_MS }:
   };
 }
 
+/** Delivering into memory is instant; the claim on a row still outlives a stuck event loop. */
+const OUTBOX_SEND_DEADLINE_MS = 5_000;
+
 /**
- * Without SMTP (the embedded mode) nothing leaves the machine: the outbox row is the message, and the
- * dev mailbox renders it from there. Only the fact is logged, never the link, which carries a token.
+ * Without SMTP, in development, nothing leaves the machine: the message is delivered into the dev
+ * mailbox of this process, which is where the developer reads it (the outbox row gives up its link
+ * once sent, like any other). Only the fact is logged, never the link, which carries a token.
  */
-export function createOutboxMailer(logger: Logger): Mailer {
+export function createOutboxMailer(mailbox: DevMailbox, logger: Logger): Mailer {
   return {
     kind: 'outbox',
+    sendDeadlineMs: OUTBOX_SEND_DEADLINE_MS,
     async send(message) {
-      logger.info({ to: message.to, subject: message.subject }, 'email kept in the dev outbox (no SMTP_URL)');
+      mailbox.deliver(message);
+      logger.info({ emailId: message.id, to: message.to }, 'email delivered into the dev mailbox (no SMTP_URL)');
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Where there is neither SMTP nor a dev mailbox (production without SMTP_URL, a worker without it)
+ * there is nowhere to put a message: every send fails for good, and the row says why.
+ */
+export function createNoMailer(): Mailer {
+  return {
+    kind: 'none',
+    sendDeadlineMs: OUTBOX_SEND_DEADLINE_MS,
+    async send() {
+      throw new NoMailTransportError();
     },
     async close() {},
   };
@@ -73,9 +121,14 @@ export interface MailerOptions {
   smtpUrl?: string;
   from: string;
   logger: Logger;
+  /** Without SMTP, messages are delivered here (development only); without either, nowhere. */
+  devMailbox?: DevMailbox;
+  /** The longest one SMTP send may take. */
+  sendDeadlineMs?: number;
 }
 
-/** SMTP when a URL is configured, the dev outbox otherwise. */
-export function createMailer({ smtpUrl, from, logger }: MailerOptions): Mailer {
-  return smtpUrl ? createSmtpMailer({ smtpUrl, from }) : createOutboxMailer(logger);
+/** SMTP when a URL is configured, the dev mailbox otherwise, and no delivery at all without either. */
+export function createMailer({ smtpUrl, from, logger, devMailbox, sendDeadlineMs }: MailerOptions): Mailer {
+  if (smtpUrl) return createSmtpMailer({ smtpUrl, from, deadlineMs: sendDeadlineMs });
+  return devMailbox ? createOutboxMailer(devMailbox, logger) : createNoMailer();
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Job } from '@store/contract';
+import { type Job, QUEUE_NAME } from '@store/contract';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBullQueue, createBullWorker } from '../queue/bullmq-queue.ts';
+import { createBullQueue, createBullWorker, createRedisConnection } from '../queue/bullmq-queue.ts';
 import { createInProcessQueue } from '../queue/in-process-queue.ts';
 import { createJobHandlers } from '../queue/job-handlers.ts';
 import type { EnqueueOptions, JobQueue } from '../queue/job-queue.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { eventually, startTestSmtpServer } from '../testing.ts';
+import { createDevMailbox } from './dev-outbox.ts';
 import { createOutboxMailer, createSmtpMailer } from './mailer.ts';
 import { recordEmail } from './outbox.ts';
 import { startOutboxSweep, sweepOutbox } from './outbox-sweep.ts';
@@ -28,6 +30,7 @@ function recordingQueue() {
     kind: 'in-process',
     async enqueue(job, options) {
       enqueued.push({ job, options });
+      return 'queued';
     },
     ping: () => Promise.reject(new Error('not used')),
     async close() {},
@@ -63,7 +66,10 @@ describe('outbox sweep', () => {
     await lostEmail(2 * 60_000, 'FAILED');
     const { queue, enqueued } = recordingQueue();
 
-    expect(await sweepOutbox({ db: database.prisma, queue })).toBe(2);
+    expect(await sweepOutbox({ db: database.prisma, queue })).toEqual({
+      requeued: [older.id, old.id],
+      alreadyQueued: 0,
+    });
     expect(enqueued).toEqual([
       { job: { kind: 'email.send', emailId: older.id }, options: { jobId: older.id } },
       { job: { kind: 'email.send', emailId: old.id }, options: { jobId: old.id } },
@@ -75,7 +81,10 @@ describe('outbox sweep', () => {
     const oldest = await lostEmail(10 * 60_000);
     await lostEmail(3 * 60_000);
     const { queue, enqueued } = recordingQueue();
-    expect(await sweepOutbox({ db: database.prisma, queue }, { limit: 1 })).toBe(1);
+    expect(await sweepOutbox({ db: database.prisma, queue }, { limit: 1 })).toEqual({
+      requeued: [oldest.id],
+      alreadyQueued: 0,
+    });
     expect(enqueued.map((entry) => entry.options?.jobId)).toEqual([oldest.id]);
   });
 
@@ -83,7 +92,7 @@ describe('outbox sweep', () => {
     await database.prisma.outboundEmail.deleteMany();
     const lost = await lostEmail(2 * 60_000);
     let sends = 0;
-    const outbox = createOutboxMailer(silentLogger);
+    const outbox = createOutboxMailer(createDevMailbox(), silentLogger);
     const countingMailer = {
       ...outbox,
       async send(message: Parameters<typeof outbox.send>[0]) {
@@ -105,6 +114,35 @@ describe('outbox sweep', () => {
       expect(await row(lost.id)).toMatchObject({ status: 'SENT', attempts: 1 });
     } finally {
       await sweeper.stop();
+      await queue.close();
+    }
+  });
+
+  it('tells a job it queued from one that was already queued, and logs what it did', async () => {
+    await database.prisma.outboundEmail.deleteMany();
+    const lost = await lostEmail(2 * 60_000);
+    const waiting = await lostEmail(3 * 60_000);
+    // Jobs run until released, so each one stays queued meanwhile.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const queue = createInProcessQueue(
+      { health: () => released, 'email.send': () => released, 'payment.event': () => released },
+      silentLogger,
+    );
+    const lines: { obj: object; msg?: string }[] = [];
+    const logger = { ...silentLogger, info: (obj: object, msg?: string) => lines.push({ obj, msg }) };
+    try {
+      await queue.enqueue({ kind: 'email.send', emailId: waiting.id }, { jobId: waiting.id });
+      const sweeper = startOutboxSweep({ db: database.prisma, queue, logger }, { intervalMs: 60_000 });
+      await sweeper.stop();
+      expect(lines).toEqual([
+        { obj: { emailIds: [lost.id], alreadyQueued: 1 }, msg: 'outbox sweep re-enqueued emails that had no job' },
+      ]);
+      expect(await sweepOutbox({ db: database.prisma, queue })).toEqual({ requeued: [], alreadyQueued: 2 });
+    } finally {
+      release();
       await queue.close();
     }
   });
@@ -133,6 +171,66 @@ const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) console.warn('REDIS_URL is not set: the outbox sweep through BullMQ is NOT tested (CI sets it).');
 
 describe.runIf(redisUrl)('outbox sweep with BullMQ on Redis', () => {
+  it('replaces a job that failed without sending (as a job stalled twice does) and gets the email sent', async () => {
+    await database.prisma.outboundEmail.deleteMany();
+    const smtp = await startTestSmtpServer();
+    const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Gift Store <no-reply@giftstore.example>' });
+    const prefix = `test-sweep-${randomUUID()}`;
+    const connection = createRedisConnection(redisUrl!);
+    const raw = new Queue(QUEUE_NAME, { connection, prefix });
+    // Fails every job the way BullMQ fails one whose worker died twice mid-run.
+    const stalling = new Worker(
+      QUEUE_NAME,
+      async () => {
+        throw new Error('job stalled more than allowable limit');
+      },
+      { connection: createRedisConnection(redisUrl!), prefix },
+    );
+    const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
+    let worker: ReturnType<typeof createBullWorker> | undefined;
+    try {
+      const lost = await lostEmail(2 * 60_000);
+      await raw.add('email.send', { kind: 'email.send', emailId: lost.id }, { jobId: lost.id, attempts: 1 });
+      await eventually(async () => (await (await raw.getJob(lost.id))?.getState()) === 'failed');
+      await stalling.close();
+      expect(await row(lost.id)).toMatchObject({ status: 'PENDING' });
+
+      worker = createBullWorker({
+        redisUrl: redisUrl!,
+        prefix,
+        handlers: createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }),
+        logger: silentLogger,
+      });
+      await worker.waitUntilReady();
+      expect(await sweepOutbox({ db: database.prisma, queue })).toEqual({ requeued: [lost.id], alreadyQueued: 0 });
+      await smtp.waitFor(1);
+      await eventually(async () => (await row(lost.id)).status === 'SENT');
+      expect(smtp.received[0]?.recipients).toEqual([lost.to]);
+    } finally {
+      await worker?.close();
+      await stalling.close();
+      await queue.close();
+      await raw.close();
+      connection.disconnect();
+      await mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it('leaves a job that waits alone and says it was already queued', async () => {
+    await database.prisma.outboundEmail.deleteMany();
+    const prefix = `test-sweep-${randomUUID()}`;
+    const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
+    try {
+      const lost = await lostEmail(2 * 60_000);
+      expect(await sweepOutbox({ db: database.prisma, queue })).toEqual({ requeued: [lost.id], alreadyQueued: 0 });
+      // No worker runs: the job waits, and sweeping again adds nothing.
+      expect(await sweepOutbox({ db: database.prisma, queue })).toEqual({ requeued: [], alreadyQueued: 1 });
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('a lost email reaches the SMTP server once, even when swept repeatedly', async () => {
     await database.prisma.outboundEmail.deleteMany();
     const smtp = await startTestSmtpServer();

@@ -18,26 +18,38 @@ export interface SweepOptions {
 export const OUTBOX_SWEEP_AGE_MS = 60_000;
 export const OUTBOX_SWEEP_INTERVAL_MS = 60_000;
 
+/** What one sweep found and did. */
+export interface SweepResult {
+  /** Rows whose job was gone or finished (lost after the commit, failed as stalled...): queued anew. */
+  requeued: string[];
+  /** Rows whose job still waits, runs or waits for a retry: left to it. */
+  alreadyQueued: number;
+}
+
 /**
- * Enqueues `email.send` again for every PENDING row older than a minute: the job enqueued after the
- * commit may have been lost (Redis down, the process killed in between). The job id is the row id,
- * so a job that is still waiting, running or retrying absorbs the duplicate; and the handler skips a
- * row that is no longer PENDING. Returns how many rows were enqueued.
+ * Makes sure every PENDING row older than a minute has a job that will send it: the job enqueued
+ * after the commit may have been lost (Redis down, the process killed in between) or have finished
+ * without sending (a worker killed mid-send twice fails its job as stalled). The job id is the row
+ * id: a job that is still waiting, running or retrying absorbs the enqueue, a finished one is
+ * replaced. The handler skips a row that is no longer PENDING.
  */
 export async function sweepOutbox(
   { db, queue, now = () => new Date() }: OutboxSweepDeps,
   { olderThanMs = OUTBOX_SWEEP_AGE_MS, limit = 100 }: SweepOptions = {},
-): Promise<number> {
+): Promise<SweepResult> {
   const rows = await db.outboundEmail.findMany({
     where: { status: 'PENDING', createdAt: { lt: new Date(now().getTime() - olderThanMs) } },
     orderBy: { createdAt: 'asc' },
     take: limit,
     select: { id: true },
   });
+  const result: SweepResult = { requeued: [], alreadyQueued: 0 };
   for (const row of rows) {
-    await queue.enqueue({ kind: 'email.send', emailId: row.id }, { jobId: row.id });
+    const outcome = await queue.enqueue({ kind: 'email.send', emailId: row.id }, { jobId: row.id });
+    if (outcome === 'queued') result.requeued.push(row.id);
+    else result.alreadyQueued++;
   }
-  return rows.length;
+  return result;
 }
 
 export interface OutboxSweeper {
@@ -56,8 +68,12 @@ export function startOutboxSweep(
   const tick = () => {
     if (current) return;
     current = sweepOutbox(deps, options)
-      .then((count) => {
-        if (count > 0) deps.logger.info({ count }, 'outbox sweep re-enqueued pending emails');
+      .then(({ requeued, alreadyQueued }) => {
+        if (requeued.length > 0) {
+          deps.logger.info({ emailIds: requeued, alreadyQueued }, 'outbox sweep re-enqueued emails that had no job');
+        } else if (alreadyQueued > 0) {
+          deps.logger.debug({ alreadyQueued }, 'outbox sweep: every pending email is already queued');
+        }
       })
       .catch((error: unknown) => deps.logger.error({ err: error }, 'outbox sweep failed'))
       .finally(() => {

@@ -1,13 +1,23 @@
-import { EMAIL_TEMPLATES, LOCALES } from '@store/contract';
+import { isNoticeTemplate, LOCALES, NOTICE_TEMPLATES, type ReceiptData, TOKEN_EMAIL_TEMPLATES } from '@store/contract';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_TEXTS } from './email-texts.ts';
-import { escapeHtml, extractLinks, formatDuration, renderEmail, resolveLocale } from './templates.ts';
+import {
+  escapeHtml,
+  extractLinks,
+  formatDuration,
+  formatMoney,
+  orderNumber,
+  renderEmail,
+  resolveLocale,
+} from './templates.ts';
 
 const link = 'https://shop.example/password-reset/abc123?x=1&y=2';
 const data = { name: 'Maria', link, expiresInMinutes: 60 };
+/** The templates made of one link and a few sentences: every one but the receipt. */
+const LINK_TEMPLATES = [...TOKEN_EMAIL_TEMPLATES, ...NOTICE_TEMPLATES];
 
 describe('email templates', () => {
-  for (const template of EMAIL_TEMPLATES) {
+  for (const template of LINK_TEMPLATES) {
     for (const locale of LOCALES) {
       it(`${template} in ${locale} has a subject, the link in both parts and no unfilled placeholder`, () => {
         const message = renderEmail(template, locale, data);
@@ -24,8 +34,10 @@ describe('email templates', () => {
         expect(message.text).toContain('Maria');
         expect(message.html).toContain('Maria');
         expect(message.text).toContain(EMAIL_TEXTS[locale].templates[template].button);
-        expect(message.text).toContain(formatDuration(60, locale));
-        expect(message.text).toContain(EMAIL_TEXTS[locale].common.ignore);
+        if (!isNoticeTemplate(template)) {
+          expect(message.text).toContain(formatDuration(60, locale));
+          expect(message.text).toContain(EMAIL_TEXTS[locale].common.ignore);
+        }
         expect(extractLinks(message.text)).toEqual([link]);
       });
     }
@@ -33,7 +45,7 @@ describe('email templates', () => {
 
   it('every locale words every template differently from English (no untranslated copy)', () => {
     for (const locale of LOCALES.filter((value) => value !== 'en')) {
-      for (const template of EMAIL_TEMPLATES) {
+      for (const template of LINK_TEMPLATES) {
         const en = EMAIL_TEXTS.en.templates[template];
         const other = EMAIL_TEXTS[locale].templates[template];
         expect(other.intro).not.toBe(en.intro);
@@ -41,6 +53,20 @@ describe('email templates', () => {
       }
     }
   });
+
+  for (const template of NOTICE_TEMPLATES) {
+    it(`${template} is a notice: what to do if it was not you, no link lifetime, in every language`, () => {
+      for (const locale of LOCALES) {
+        const message = renderEmail(template, locale, { ...data, link: 'https://shop.example/faq' });
+        const closing = EMAIL_TEXTS[locale].templates[template].closing;
+        expect(message.text).toContain(closing);
+        expect(message.html).toContain(escapeHtml(closing));
+        expect(message.text).not.toContain(EMAIL_TEXTS[locale].common.expiry.split('{')[0]);
+        expect(message.text).not.toContain(EMAIL_TEXTS[locale].common.ignore);
+        if (locale !== 'en') expect(closing).not.toBe(EMAIL_TEXTS.en.templates[template].closing);
+      }
+    });
+  }
 
   it('escapes the customer name in the HTML part', () => {
     const message = renderEmail('account-activation', 'en', { ...data, name: '<script>alert("x")</script>' });
@@ -91,5 +117,72 @@ describe('email templates', () => {
     expect(formatDuration(3 * 1_440, 'ru')).toBe('3 дня');
     expect(formatDuration(60, 'hi')).toBe('1 घंटे');
     expect(renderEmail('password-reset', 'hi', data).text).toContain('यह लिंक 1 घंटे तक काम करेगा।');
+  });
+});
+
+describe('the order receipt', () => {
+  const profile = 'https://shop.example/profile';
+  const receipt: ReceiptData = {
+    orderId: '0f3c2a1b-7d6e-4f5a-9b8c-1d2e3f4a5b6c',
+    currency: 'BRL',
+    totalMinor: 8_970,
+    refundedMinor: 0,
+    lines: [
+      { name: 'Steam {store} Card', quantity: 2, delivered: 2 },
+      { name: 'Xbox <Gift>', quantity: 1, delivered: 1 },
+    ],
+  };
+  const render = (locale: string, override: Partial<ReceiptData> = {}) =>
+    renderEmail('order-receipt', locale, {
+      name: 'Maria',
+      link: profile,
+      expiresInMinutes: 60,
+      receipt: { ...receipt, ...override },
+    });
+
+  for (const locale of LOCALES) {
+    it(`in ${locale} lists the lines, the total and the profile link, and says codes are not in it`, () => {
+      const texts = EMAIL_TEXTS[locale].receipt;
+      const message = render(locale);
+      expect(message.subject).toContain(orderNumber(receipt.orderId));
+      expect(message.text).toContain(texts.intro);
+      expect(message.text).toContain('Steam {store} Card');
+      expect(message.text).toContain(formatMoney(8_970, 'BRL', locale));
+      expect(message.text).toContain(texts.codesHint);
+      expect(message.text).not.toContain(texts.partialRefund.slice(0, 20));
+      expect(extractLinks(message.text)).toEqual([profile]);
+      expect(message.html).toContain(`href="${profile}"`);
+      expect(message.html).toContain('Xbox &lt;Gift&gt;');
+      expect(message.html).not.toContain('<Gift>');
+      for (const part of [message.subject, message.text, message.html]) {
+        expect(part).not.toMatch(/\{(?!store\})\w+\}/);
+        expect(part).not.toContain('undefined');
+      }
+      // A receipt is not a token email: no expiry, no "ignore this" line.
+      expect(message.text).not.toContain(EMAIL_TEXTS[locale].common.ignore);
+    });
+  }
+
+  it('says what a shortfall returned to the balance, line by line', () => {
+    const message = render('en', {
+      refundedMinor: 2_990,
+      lines: [{ name: 'Steam Card', quantity: 3, delivered: 2 }],
+    });
+    expect(message.text).toContain('Steam Card: 2 of 3 delivered');
+    expect(message.text).toContain('We returned R$29.90 to your balance');
+    expect(message.text).toContain(EMAIL_TEXTS.en.receipt.intro);
+  });
+
+  it('leads with the refund when nothing could be delivered', () => {
+    const message = render('pt-BR', { refundedMinor: 8_970, lines: [{ name: 'Card', quantity: 3, delivered: 0 }] });
+    expect(message.text).not.toContain(EMAIL_TEXTS['pt-BR'].receipt.intro);
+    expect(message.text).toContain('Devolvemos o valor total');
+    expect(message.text).toContain(formatMoney(8_970, 'BRL', 'pt-BR'));
+  });
+
+  it('needs its order', () => {
+    expect(() => renderEmail('order-receipt', 'en', { name: 'M', link: profile, expiresInMinutes: 60 })).toThrow(
+      /needs its order/,
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { type EmailData, type EmailTemplate, LOCALES, type Locale } from '@store/contract';
+import {
+  type EmailData,
+  type EmailTemplate,
+  isNoticeTemplate,
+  LOCALES,
+  type Locale,
+  type ReceiptData,
+} from '@store/contract';
 import { EMAIL_TEXTS, STORE_NAME } from './email-texts.ts';
 
 /** A message ready for a transport: the same content as HTML and as plain text. */
@@ -52,13 +59,132 @@ function assertWebLink(link: string): void {
   if (protocol !== 'https:' && protocol !== 'http:') throw new Error(`email link has protocol ${protocol}`);
 }
 
+/** An amount of minor units as the customer's language writes money: "R$ 29,90", "R$29.90". */
+export function formatMoney(minor: number, currency: string, locale: Locale): string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  // Display only: the division never feeds arithmetic.
+  return format.format(minor / 10 ** digits);
+}
+
+/** The short order number a customer reads: the first block of its id. */
+export function orderNumber(orderId: string): string {
+  return orderId.slice(0, 8).toUpperCase();
+}
+
+const PARAGRAPH = 'margin:0 0 16px;font-size:16px;line-height:24px;color:#1f2937;';
+const SMALL = 'margin:0 0 12px;font-size:13px;line-height:20px;color:#6b7280;';
+
+/** The one-column frame every message shares; `body` is HTML already escaped. */
+function htmlFrame(lang: Locale, subject: string, body: string, footer: string): string {
+  const e = escapeHtml;
+  return `<!doctype html>
+<html lang="${e(lang)}" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px;">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px;">
+<tr><td>
+<p style="margin:0 0 24px;font-size:20px;font-weight:bold;color:#4f46e5;">${e(STORE_NAME)}</p>
+${body}
+<p style="${SMALL}">${e(footer)}</p>
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+function buttonHtml(link: string, label: string): string {
+  const e = escapeHtml;
+  return `<p style="margin:24px 0;text-align:center;"><a href="${e(link)}" style="display:inline-block;padding:12px 24px;background:#4f46e5;color:#ffffff;text-decoration:none;border-radius:6px;font-size:16px;font-weight:bold;">${e(label)}</a></p>`;
+}
+
+/**
+ * The receipt of a completed order: what each line delivered, the total, what a shortfall returned
+ * to the balance, and a button to the profile. Codes are never part of it.
+ */
+function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): RenderedEmail {
+  const { common, receipt: texts } = EMAIL_TEXTS[lang];
+  const e = escapeHtml;
+  const values = {
+    store: STORE_NAME,
+    order: orderNumber(receipt.orderId),
+    total: formatMoney(receipt.totalMinor, receipt.currency, lang),
+    refund: formatMoney(receipt.refundedMinor, receipt.currency, lang),
+  };
+  const subject = fill(texts.subject, values);
+  const delivered = receipt.lines.reduce((sum, line) => sum + line.delivered, 0);
+  const opening = [
+    ...(delivered > 0 ? [fill(texts.intro, values)] : []),
+    ...(receipt.refundedMinor > 0 ? [fill(delivered > 0 ? texts.partialRefund : texts.fullRefund, values)] : []),
+  ];
+  // Product names are filled in last, so braces in a name are never read as placeholders.
+  const lineText = (line: ReceiptData['lines'][number]) => {
+    const numbers = { quantity: String(line.quantity), delivered: String(line.delivered) };
+    const template = line.delivered < line.quantity ? texts.lineShort : texts.line;
+    return fill(template.replace('{name}', '\u0000'), numbers).replace('\u0000', line.name);
+  };
+  const lines = receipt.lines.map(lineText);
+  const total = fill(texts.total, values);
+  const signoff = fill(common.signoff, values);
+  const name = data.name.trim();
+  const greeting = (encode: (value: string) => string) =>
+    name ? fill(common.greeting, { name: encode(name) }) : common.greetingNoName;
+
+  const text = [
+    greeting((value) => value),
+    '',
+    ...opening.flatMap((paragraph) => [paragraph, '']),
+    texts.linesTitle,
+    ...lines.map((line) => `- ${line}`),
+    total,
+    '',
+    `${texts.button}:`,
+    data.link,
+    '',
+    texts.codesHint,
+    '',
+    '-- ',
+    signoff,
+    common.footer,
+    '',
+  ].join('\n');
+
+  const body = [
+    `<p style="${PARAGRAPH}">${greeting(e)}</p>`,
+    ...opening.map((paragraph) => `<p style="${PARAGRAPH}">${e(paragraph)}</p>`),
+    `<p style="${PARAGRAPH}margin-bottom:4px;font-weight:bold;">${e(texts.linesTitle)}</p>`,
+    `<ul style="${PARAGRAPH}padding-left:20px;">${lines.map((line) => `<li>${e(line)}</li>`).join('')}</ul>`,
+    `<p style="${PARAGRAPH}font-weight:bold;">${e(total)}</p>`,
+    buttonHtml(data.link, texts.button),
+    `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${e(data.link)}" style="color:#4f46e5;word-break:break-all;">${e(data.link)}</a></p>`,
+    `<p style="${PARAGRAPH}">${e(texts.codesHint)}</p>`,
+    `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
+  ].join('\n');
+  return { locale: lang, subject, html: htmlFrame(lang, subject, body, common.footer), text };
+}
+
 /**
  * Renders one of EMAIL_TEMPLATES in the customer's language. The HTML is a single column with inline
  * styles (mail clients drop <style> blocks and external CSS); every value from outside is escaped.
+ * A link with a token says how long it works and that ignoring it changes nothing; a notice (see
+ * NOTICE_TEMPLATES) says instead what to do if the customer did not do what it tells of.
  */
 export function renderEmail(template: EmailTemplate, locale: string, data: EmailData): RenderedEmail {
   assertWebLink(data.link);
   const lang = resolveLocale(locale);
+  if (template === 'order-receipt') {
+    if (!data.receipt) throw new Error('an order receipt needs its order');
+    return renderReceipt(lang, data, data.receipt);
+  }
   const { common, templates } = EMAIL_TEXTS[lang];
   const texts = templates[template];
   if (!texts) throw new Error(`unknown email template ${template}`);
@@ -67,9 +193,10 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
   const values = { store: STORE_NAME, duration: formatDuration(data.expiresInMinutes, lang) };
   const subject = fill(texts.subject, values);
   const intro = fill(texts.intro, values);
-  const expiry = fill(common.expiry, values);
   const signoff = fill(common.signoff, values);
-  const ignore = fill(common.ignore, values);
+  const closing = isNoticeTemplate(template)
+    ? [fill(templates[template].closing, values)]
+    : [fill(common.expiry, values), fill(common.ignore, values)];
 
   // The name is filled in last and separately, so braces in a customer's name are never read as placeholders.
   const greeting = (encode: (value: string) => string) =>
@@ -84,8 +211,7 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
     `${texts.button}:`,
     data.link,
     '',
-    expiry,
-    ignore,
+    ...closing,
     '',
     '-- ',
     signoff,
@@ -95,36 +221,15 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
 
   const e = escapeHtml;
   const link = e(data.link);
-  const paragraph = 'margin:0 0 16px;font-size:16px;line-height:24px;color:#1f2937;';
-  const small = 'margin:0 0 12px;font-size:13px;line-height:20px;color:#6b7280;';
-  const html = `<!doctype html>
-<html lang="${e(lang)}" dir="ltr">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(subject)}</title>
-</head>
-<body style="margin:0;padding:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px;">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px;">
-<tr><td>
-<p style="margin:0 0 24px;font-size:20px;font-weight:bold;color:#4f46e5;">${e(STORE_NAME)}</p>
-<p style="${paragraph}">${greeting(e)}</p>
-<p style="${paragraph}">${e(intro)}</p>
-<p style="margin:24px 0;text-align:center;"><a href="${link}" style="display:inline-block;padding:12px 24px;background:#4f46e5;color:#ffffff;text-decoration:none;border-radius:6px;font-size:16px;font-weight:bold;">${e(texts.button)}</a></p>
-<p style="${small}">${e(common.linkHint)}<br><a href="${link}" style="color:#4f46e5;word-break:break-all;">${link}</a></p>
-<p style="${paragraph}">${e(expiry)}</p>
-<p style="${paragraph}">${e(ignore)}</p>
-<p style="${paragraph}">${e(signoff)}</p>
-<p style="${small}">${e(common.footer)}</p>
-</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
+  const body = [
+    `<p style="${PARAGRAPH}">${greeting(e)}</p>`,
+    `<p style="${PARAGRAPH}">${e(intro)}</p>`,
+    buttonHtml(data.link, texts.button),
+    `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${link}" style="color:#4f46e5;word-break:break-all;">${link}</a></p>`,
+    ...closing.map((line) => `<p style="${PARAGRAPH}">${e(line)}</p>`),
+    `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
+  ].join('\n');
+  const html = htmlFrame(lang, subject, body, common.footer);
   return { locale: lang, subject, html, text };
 }
 

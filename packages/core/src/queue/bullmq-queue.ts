@@ -4,21 +4,63 @@ import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.ts';
 import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
-import { backoffDelay, type EnqueueOptions, JOB_ATTEMPTS, type JobQueue } from './job-queue.ts';
+import { backoffDelay, type EnqueueOptions, type EnqueueOutcome, JOB_ATTEMPTS, type JobQueue } from './job-queue.ts';
 
 /** BullMQ needs `maxRetriesPerRequest: null` on the connections its workers block on. */
 export function createRedisConnection(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
+/** Longest a health job can outlive the ping that sent it. */
+const HEALTH_JOB_MAX_AGE_S = 60;
+/**
+ * The longest an enqueue waits for Redis. What a job stands for is stored first (an outbox row, a
+ * payment event), so a job that could not be added is not lost: a sweep adds it later.
+ */
+export const ENQUEUE_TIMEOUT_MS = 2_000;
+
+/**
+ * The producer's connection fails fast while Redis is away: a command is refused at once instead of
+ * waiting in ioredis's offline queue for the reconnect, and one that gets no answer times out.
+ */
+function createProducerConnection(url: string): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: ENQUEUE_TIMEOUT_MS,
+    connectTimeout: ENQUEUE_TIMEOUT_MS,
+  });
+}
+
+/** Rejects when `work` has not settled in time; BullMQ waits for a connection that is not up yet. */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms: Redis did not answer`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface BullQueueOptions {
   redisUrl: string;
   /** Prefix of every key, so tests and environments sharing a Redis do not see each other's jobs. */
   prefix?: string;
+  /** Where the queue's connection errors go (an outage logs here instead of on stderr). */
+  logger?: Logger;
+  enqueueTimeoutMs?: number;
 }
 
-export function createBullQueue({ redisUrl, prefix = 'store' }: BullQueueOptions): JobQueue {
-  const connection = createRedisConnection(redisUrl);
+export function createBullQueue({
+  redisUrl,
+  prefix = 'store',
+  logger,
+  enqueueTimeoutMs = ENQUEUE_TIMEOUT_MS,
+}: BullQueueOptions): JobQueue {
+  const connection = createProducerConnection(redisUrl);
   const queue = new Queue(QUEUE_NAME, {
     connection,
     prefix,
@@ -29,26 +71,54 @@ export function createBullQueue({ redisUrl, prefix = 'store' }: BullQueueOptions
       removeOnFail: { age: 7 * 86_400 },
     },
   });
+  if (logger) queue.on('error', (error) => logger.warn({ err: error }, 'queue connection error'));
   let events: QueueEvents | undefined;
+
+  /**
+   * BullMQ ignores an add whose id it still holds, in whatever state: a finished job (kept a while
+   * by removeOnComplete/removeOnFail) would swallow the id for days. So a finished job under the id
+   * is removed first; one that waits, runs or will be retried absorbs the add.
+   */
+  async function add(job: Job, options: EnqueueOptions): Promise<EnqueueOutcome> {
+    if (options.jobId) {
+      const existing = await queue.getJob(options.jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return 'already-queued';
+        // 0 means another run took the id meanwhile; the add below then collapses into its job.
+        await queue.remove(options.jobId);
+      }
+    }
+    await queue.add(job.kind, job, {
+      ...(options.jobId ? { jobId: options.jobId } : {}),
+      ...(options.delayMs ? { delay: options.delayMs } : {}),
+    });
+    return 'queued';
+  }
 
   return {
     kind: 'bullmq',
     async enqueue(job: Job, options: EnqueueOptions = {}) {
-      const parsed = JobSchema.parse(job);
-      await queue.add(parsed.kind, parsed, {
-        ...(options.jobId ? { jobId: options.jobId } : {}),
-        ...(options.delayMs ? { delay: options.delayMs } : {}),
-      });
+      return within(add(JobSchema.parse(job), options), enqueueTimeoutMs, 'enqueue');
     },
     async ping(timeoutMs = 5_000): Promise<HealthResult> {
       events ??= new QueueEvents(QUEUE_NAME, { connection: createRedisConnection(redisUrl), prefix });
       await events.waitUntilReady();
+      // The job keeps its result until it has been read here. Removed on completion, a job the
+      // worker finished before waitUntilFinished looked it up (and before its completed event
+      // arrived) failed the wait with "Missing key for job" although it had run fine. A job this
+      // side could not remove (still active at the timeout) goes with the age-based cleanup.
       const job = await queue.add(
         'health',
         { kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() },
-        { attempts: 1, removeOnComplete: true, removeOnFail: true },
+        { attempts: 1, removeOnComplete: { age: HEALTH_JOB_MAX_AGE_S }, removeOnFail: { age: HEALTH_JOB_MAX_AGE_S } },
       );
-      return (await job.waitUntilFinished(events, timeoutMs)) as HealthResult;
+      try {
+        return (await job.waitUntilFinished(events, timeoutMs)) as HealthResult;
+      } finally {
+        // A waiting job is removed too, so unanswered pings do not pile up for a worker to come.
+        await job.remove().catch(() => undefined);
+      }
     },
     async close() {
       await events?.close();
@@ -58,14 +128,32 @@ export function createBullQueue({ redisUrl, prefix = 'store' }: BullQueueOptions
   };
 }
 
-export interface BullWorkerOptions extends BullQueueOptions {
+/** BullMQ's own default for both: a dead worker's job is taken back within about a minute. */
+export const JOB_LOCK_MS = 30_000;
+
+export interface BullWorkerOptions {
+  redisUrl: string;
+  prefix?: string;
   handlers: JobHandlers;
   logger: Logger;
   concurrency?: number;
+  /**
+   * How long a running job stays locked by a worker that stopped renewing the lock (it died), and
+   * how often workers look for such stalled jobs; a job stalled twice fails (BullMQ's maxStalledCount).
+   */
+  lockDurationMs?: number;
 }
 
 /** The worker side: parses every payload with the contract before a handler sees it. */
-export function createBullWorker({ redisUrl, prefix = 'store', handlers, logger, concurrency = 4 }: BullWorkerOptions) {
+export function createBullWorker({
+  redisUrl,
+  prefix = 'store',
+  handlers,
+  logger,
+  concurrency = 4,
+  lockDurationMs = JOB_LOCK_MS,
+}: BullWorkerOptions) {
+  const connection = createRedisConnection(redisUrl);
   const worker = new Worker(
     QUEUE_NAME,
     async (job) => {
@@ -77,11 +165,19 @@ export function createBullWorker({ redisUrl, prefix = 'store', handlers, logger,
       // attemptsMade counts the runs that failed before this one.
       return runJob(handlers, parsed.data, { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
     },
-    { connection: createRedisConnection(redisUrl), prefix, concurrency },
+    {
+      connection,
+      prefix,
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: lockDurationMs,
+    },
   );
   worker.on('failed', (job, error) => {
     logger.warn({ jobId: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
   });
   worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
+  // BullMQ leaves open a connection it was handed; this one is the worker's alone.
+  worker.on('closed', () => connection.disconnect());
   return worker;
 }

@@ -2,14 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { type Job, JobSchema } from '@store/contract';
 import type { Logger } from '../shared/logger.ts';
 import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
-import { backoffDelay, type EnqueueOptions, JOB_ATTEMPTS, type JobQueue } from './job-queue.ts';
+import { backoffDelay, type EnqueueOptions, type EnqueueOutcome, JOB_ATTEMPTS, type JobQueue } from './job-queue.ts';
 
 /**
  * Runs jobs in this process with the same handlers and retry policy as the BullMQ worker. Used by the
- * embedded mode, where there is no Redis. Jobs do not survive a restart here; what must survive one
+ * embedded mode, where there is no Redis. `handlersOrFactory` may be a function of the queue, for
+ * handlers that enqueue jobs of their own. Jobs do not survive a restart here; what must survive one
  * (payment events, outgoing mail) is stored in the database first and swept again at start.
  */
-export function createInProcessQueue(handlers: JobHandlers, logger: Logger): JobQueue {
+export function createInProcessQueue(
+  handlersOrFactory: JobHandlers | ((queue: JobQueue) => JobHandlers),
+  logger: Logger,
+): JobQueue {
+  // Handlers that enqueue follow-up jobs (a receipt after a payment) are made with this very queue.
+  let handlers: JobHandlers;
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<unknown>>();
   const seenIds = new Set<string>();
@@ -49,18 +55,19 @@ export function createInProcessQueue(handlers: JobHandlers, logger: Logger): Job
     timers.add(timer);
   }
 
-  return {
+  const queue: JobQueue = {
     kind: 'in-process',
-    async enqueue(job, options: EnqueueOptions = {}) {
+    async enqueue(job, options: EnqueueOptions = {}): Promise<EnqueueOutcome> {
       if (closed) throw new Error('queue is closed');
       const parsed = JobSchema.parse(job);
-      // An id is taken while its job waits, runs or retries, and freed once it is done for good (BullMQ
-      // frees it when the finished job is removed), so the outbox sweep can bring back an unsent email.
+      // An id is taken while its job waits, runs or retries, and freed once it is done for good, so
+      // the outbox sweep can bring back an unsent email.
       if (options.jobId) {
-        if (seenIds.has(options.jobId)) return;
+        if (seenIds.has(options.jobId)) return 'already-queued';
         seenIds.add(options.jobId);
       }
       schedule(parsed, options.delayMs ?? 0, 1, { maxAttempts: JOB_ATTEMPTS, jobId: options.jobId });
+      return 'queued';
     },
     ping(timeoutMs = 5_000) {
       const job: Job = { kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() };
@@ -87,4 +94,6 @@ export function createInProcessQueue(handlers: JobHandlers, logger: Logger): Job
       await Promise.allSettled([...running]);
     },
   };
+  handlers = typeof handlersOrFactory === 'function' ? handlersOrFactory(queue) : handlersOrFactory;
+  return queue;
 }

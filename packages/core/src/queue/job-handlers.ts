@@ -1,7 +1,8 @@
-import type { EmailSendJob, HealthJob, Job, JobKind } from '@store/contract';
+import type { EmailSendJob, HealthJob, Job, JobKind, PaymentEventJob } from '@store/contract';
 import type { PrismaClient } from '@store/db';
 import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { PaymentEventProcessor, ProcessResult } from '../payments/payment-events.ts';
 import type { Logger } from '../shared/logger.ts';
 
 export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
@@ -26,10 +27,15 @@ export interface JobHandlerDeps {
   logger: Logger;
   /** Delivers `email.send` jobs: SMTP in the full stack, the dev outbox in the embedded mode. */
   mailer: Mailer;
+  /**
+   * Applies `payment.event` jobs: the one path that completes a provider-paid order. A process
+   * without it (a test of mail alone) fails such a job, and the stored event waits for one that has it.
+   */
+  paymentEvents?: PaymentEventProcessor;
 }
 
 /** The handlers of every job kind; the in-process queue and the BullMQ worker both run these. */
-export function createJobHandlers({ db, logger, mailer }: JobHandlerDeps): JobHandlers {
+export function createJobHandlers({ db, logger, mailer, paymentEvents }: JobHandlerDeps): JobHandlers {
   const delivery = createEmailDelivery({ db, mailer, logger });
   return {
     async health(job: HealthJob): Promise<HealthResult> {
@@ -39,6 +45,10 @@ export function createJobHandlers({ db, logger, mailer }: JobHandlerDeps): JobHa
     },
     'email.send'(job: EmailSendJob, context?: JobContext): Promise<DeliveryResult> {
       return delivery.deliverEmail(job.emailId, context);
+    },
+    async 'payment.event'(job: PaymentEventJob): Promise<ProcessResult> {
+      if (!paymentEvents) throw new Error('this process applies no payment events');
+      return paymentEvents.processEvent(job.eventId);
     },
   };
 }

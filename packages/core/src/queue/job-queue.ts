@@ -2,15 +2,22 @@ import type { Job } from '@store/contract';
 import type { HealthResult } from './job-handlers.ts';
 
 export interface EnqueueOptions {
-  /** A job with the same id is enqueued once (BullMQ dedupes by id; the in-process queue too). */
+  /**
+   * One job per id at a time: while a job with this id waits, runs or waits to be retried, enqueueing
+   * the id again adds nothing ('already-queued'). Once that job is finished for good (completed, or
+   * failed with no retry left, a stalled job included) the id is free, and a new job is queued.
+   */
   jobId?: string;
   delayMs?: number;
 }
 
+/** What an enqueue did, so a caller can say it truthfully. */
+export type EnqueueOutcome = 'queued' | 'already-queued';
+
 /** The queue port: BullMQ on Redis in the full stack, in-process in the embedded mode. */
 export interface JobQueue {
   readonly kind: 'bullmq' | 'in-process';
-  enqueue(job: Job, options?: EnqueueOptions): Promise<void>;
+  enqueue(job: Job, options?: EnqueueOptions): Promise<EnqueueOutcome>;
   /** Sends a health job through the queue and resolves once a worker has handled it. */
   ping(timeoutMs?: number): Promise<HealthResult>;
   close(): Promise<void>;

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Worker as Thread } from 'node:worker_threads';
 import { type Job, QUEUE_NAME } from '@store/contract';
 import { createTestDatabase } from '@store/db/testing';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboxMailer } from '../mail/mailer.ts';
+import { createNoMailer } from '../mail/mailer.ts';
 import { silentLogger } from '../shared/logger.ts';
-import { createBullQueue, createBullWorker, createRedisConnection } from './bullmq-queue.ts';
+import { freePort } from '../testing.ts';
+import { createBullQueue, createBullWorker, createRedisConnection, ENQUEUE_TIMEOUT_MS } from './bullmq-queue.ts';
 import { createInProcessQueue } from './in-process-queue.ts';
 import { createJobHandlers, type HealthResult, type JobContext, type JobHandlers } from './job-handlers.ts';
 import { backoffDelay, JOB_ATTEMPTS } from './job-queue.ts';
@@ -28,6 +31,9 @@ function recordingHandlers(failures = 0) {
     async 'email.send'() {
       throw new Error('not used here');
     },
+    async 'payment.event'() {
+      throw new Error('not used here');
+    },
   };
   return { handlers, seen, runs, calls: () => calls };
 }
@@ -47,7 +53,7 @@ describe('createJobHandlers', () => {
       const handlers = createJobHandlers({
         db: database.prisma,
         logger: silentLogger,
-        mailer: createOutboxMailer(silentLogger),
+        mailer: createNoMailer(),
       });
       const job = healthJob();
       const result = (await handlers.health(job as Extract<Job, { kind: 'health' }>)) as HealthResult;
@@ -89,8 +95,8 @@ describe('in-process queue', () => {
   it('enqueues a job id once', async () => {
     const { handlers, seen } = recordingHandlers();
     const queue = createInProcessQueue(handlers, silentLogger);
-    await queue.enqueue(healthJob(), { jobId: 'same' });
-    await queue.enqueue(healthJob(), { jobId: 'same' });
+    await expect(queue.enqueue(healthJob(), { jobId: 'same' })).resolves.toBe('queued');
+    await expect(queue.enqueue(healthJob(), { jobId: 'same' })).resolves.toBe('already-queued');
     await eventually(() => seen.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen).toHaveLength(1);
@@ -102,7 +108,7 @@ describe('in-process queue', () => {
     const queue = createInProcessQueue(handlers, silentLogger);
     await queue.enqueue(healthJob(), { jobId: 'again' });
     await eventually(() => seen.length === 1);
-    await queue.enqueue(healthJob(), { jobId: 'again' });
+    await expect(queue.enqueue(healthJob(), { jobId: 'again' })).resolves.toBe('queued');
     await eventually(() => seen.length === 2);
     await queue.close();
   });
@@ -118,6 +124,64 @@ const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) {
   console.warn('REDIS_URL is not set: the BullMQ queue tests are NOT run (CI sets it).');
 }
+
+/**
+ * A BullMQ worker answering health jobs on a thread of its own (an event loop apart from the
+ * test's), built from BullMQ itself so that it needs no TypeScript loader.
+ */
+function startHealthWorkerThread(url: string, prefix: string) {
+  const require = createRequire(import.meta.url);
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { Worker } = require(workerData.bullmq);
+    const { Redis } = require(workerData.ioredis);
+    const worker = new Worker(
+      workerData.queue,
+      async (job) => ({ nonce: job.data.nonce, handledAt: new Date().toISOString(), database: 'ok' }),
+      { connection: new Redis(workerData.url, { maxRetriesPerRequest: null }), prefix: workerData.prefix, concurrency: 8 },
+    );
+    worker.waitUntilReady().then(() => parentPort.postMessage('ready'));
+    parentPort.on('message', async () => {
+      await worker.close();
+      process.exit(0);
+    });`;
+  const thread = new Thread(source, {
+    eval: true,
+    workerData: {
+      bullmq: require.resolve('bullmq'),
+      ioredis: require.resolve('ioredis'),
+      url,
+      prefix,
+      queue: QUEUE_NAME,
+    },
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    thread.once('message', () => resolve());
+    thread.once('error', reject);
+  });
+  return {
+    ready,
+    async stop() {
+      const exited = new Promise((resolve) => thread.once('exit', resolve));
+      thread.postMessage('stop');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await thread.terminate();
+    },
+  };
+}
+describe('BullMQ queue without Redis', () => {
+  it('gives up an enqueue within its timeout instead of waiting for Redis', async () => {
+    const port = await freePort();
+    const queue = createBullQueue({ redisUrl: `redis://127.0.0.1:${port}`, prefix: 'nowhere', logger: silentLogger });
+    try {
+      const started = Date.now();
+      await expect(queue.enqueue(healthJob(), { jobId: 'x' })).rejects.toThrow(/timed out|connect|writeable/i);
+      expect(Date.now() - started).toBeLessThan(ENQUEUE_TIMEOUT_MS + 500);
+    } finally {
+      await queue.close();
+    }
+  });
+});
 
 describe.runIf(redisUrl)('BullMQ queue on Redis', () => {
   const prefix = `test-${randomUUID()}`;
@@ -138,6 +202,40 @@ describe.runIf(redisUrl)('BullMQ queue on Redis', () => {
       const result = await queue.ping(10_000);
       expect(recorder.seen).toContain(result.nonce);
     } finally {
+      await queue.close();
+    }
+  });
+
+  it('answers many pings at once, with the worker on another thread, none lost to a race', async () => {
+    // The worker runs apart from this event loop, as the worker process does: it can finish a
+    // health job before this side has looked at it, which is the race a ping must survive.
+    const thread = startHealthWorkerThread(redisUrl!, prefix);
+    const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
+    try {
+      await thread.ready;
+      const failures: string[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        const results = await Promise.allSettled(Array.from({ length: 100 }, () => queue.ping(10_000)));
+        for (const result of results) if (result.status === 'rejected') failures.push(String(result.reason));
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      await queue.close();
+      await thread.stop();
+    }
+  });
+
+  it('leaves no health job behind', async () => {
+    const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
+    const connection = createRedisConnection(redisUrl!);
+    const raw = new Queue(QUEUE_NAME, { connection, prefix });
+    try {
+      await queue.ping(10_000);
+      const counts = await raw.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed');
+      expect(counts).toEqual({ completed: 0, failed: 0, waiting: 0, active: 0, delayed: 0 });
+    } finally {
+      await raw.close();
+      connection.disconnect();
       await queue.close();
     }
   });

@@ -6,12 +6,16 @@ export abstract class AppError extends Error {
   abstract readonly kind: 'validation' | 'not_found' | 'conflict' | 'unauthorized' | 'forbidden';
 }
 
-/** A field-level problem: `key` is a message key from the contract's ErrorKeys. */
+/**
+ * A field-level problem: `key` is a message key from the contract's ErrorKeys. `details` are further
+ * fields of the 422 body that a contract schema names (a refused promo code's `reason`).
+ */
 export class ValidationError extends AppError {
   readonly kind = 'validation';
   constructor(
     readonly errors: Record<string, string[]>,
     message = 'The given data was invalid.',
+    readonly details: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -34,7 +38,11 @@ export class ConflictError extends AppError {
 
 export class UnauthorizedError extends AppError {
   readonly kind = 'unauthorized';
-  constructor(message = 'Unauthenticated.') {
+  /** `code` tells the client which hint to show (the contract names the codes). */
+  constructor(
+    message = 'Unauthenticated.',
+    readonly code?: string,
+  ) {
     super(message);
   }
 }

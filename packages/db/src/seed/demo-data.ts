@@ -228,9 +228,153 @@ export const CATEGORIES: CategoryDef[] = [
   },
 ];
 
-export const PROMO_CODES = [
+export interface PromoCodeDef {
+  code: string;
+  discountPercent: number;
+  maxUses?: number;
+  validUntil?: Date;
+  /** Category slugs the code is limited to; none: the whole basket. */
+  categories?: string[];
+}
+
+/** WELCOME10 is the one the README offers newcomers: 10 % off, no end date, unlimited uses. */
+export const PROMO_CODES: PromoCodeDef[] = [
   { code: 'WELCOME10', discountPercent: 10 },
   { code: 'GAMER15', discountPercent: 15 },
   { code: 'ONCE25', discountPercent: 25, maxUses: 1 },
   { code: 'SUMMER20', discountPercent: 20, validUntil: new Date('2026-03-01T00:00:00Z') },
+  { code: 'PLAY20', discountPercent: 20, categories: ['playstation'] },
 ];
+
+export interface AliasDef {
+  term: string;
+  /** The language of the term; none for a brand or an abbreviation used in every language. */
+  locale?: string;
+}
+
+/**
+ * What shoppers type for each platform besides its name: abbreviations and other names, and the
+ * name as Russian and Hindi speakers write it. Search adds them to every product of the category.
+ */
+export const CATEGORY_ALIASES: Record<string, AliasDef[]> = {
+  steam: [{ term: 'Steam Wallet' }, { term: 'Valve' }, { term: 'Стим', locale: 'ru' }, { term: 'स्टीम', locale: 'hi' }],
+  playstation: [
+    { term: 'PSN' },
+    { term: 'PS4' },
+    { term: 'PS5' },
+    { term: 'PlayStation Network' },
+    { term: 'PlayStation Plus' },
+    { term: 'Sony' },
+    { term: 'Плейстейшн', locale: 'ru' },
+    { term: 'Плейстейшен', locale: 'ru' },
+    { term: 'ПСН', locale: 'ru' },
+    { term: 'प्लेस्टेशन', locale: 'hi' },
+  ],
+  xbox: [
+    { term: 'Xbox Live' },
+    { term: 'Game Pass' },
+    { term: 'Microsoft' },
+    { term: 'Иксбокс', locale: 'ru' },
+    { term: 'Хбокс', locale: 'ru' },
+    { term: 'एक्सबॉक्स', locale: 'hi' },
+  ],
+  'app-store': [
+    { term: 'iTunes' },
+    { term: 'App Store' },
+    { term: 'iCloud' },
+    { term: 'Айтюнс', locale: 'ru' },
+    { term: 'Эппл', locale: 'ru' },
+    { term: 'Апп Стор', locale: 'ru' },
+    { term: 'ऐप्पल', locale: 'hi' },
+    { term: 'आईट्यून्स', locale: 'hi' },
+    { term: 'ऐप स्टोर', locale: 'hi' },
+  ],
+  'google-play': [
+    { term: 'Google Play Store' },
+    { term: 'Play Store' },
+    { term: 'Android' },
+    { term: 'Гугл Плей', locale: 'ru' },
+    { term: 'Плей Маркет', locale: 'ru' },
+    { term: 'गूगल प्ले', locale: 'hi' },
+  ],
+  'league-of-legends': [
+    { term: 'LoL' },
+    { term: 'Riot Points' },
+    { term: 'Лига Легенд', locale: 'ru' },
+    { term: 'ЛоЛ', locale: 'ru' },
+    { term: 'लीग ऑफ लीजेंड्स', locale: 'hi' },
+  ],
+  netflix: [
+    { term: 'Нетфликс', locale: 'ru' },
+    { term: 'नेटफ्लिक्स', locale: 'hi' },
+  ],
+  spotify: [
+    { term: 'Спотифай', locale: 'ru' },
+    { term: 'स्पॉटिफाई', locale: 'hi' },
+  ],
+  valorant: [{ term: 'Valorant Points' }, { term: 'Валорант', locale: 'ru' }, { term: 'वैलोरेंट', locale: 'hi' }],
+};
+
+/** Other names of the countries and regions, as shoppers of the four languages write them. */
+export const COUNTRY_ALIASES: Record<string, AliasDef[]> = {
+  BR: [
+    { term: 'Brasil', locale: 'pt-BR' },
+    { term: 'Бразилия', locale: 'ru' },
+    { term: 'ब्राज़ील', locale: 'hi' },
+  ],
+  US: [
+    { term: 'USA' },
+    { term: 'America' },
+    { term: 'EUA', locale: 'pt-BR' },
+    { term: 'США', locale: 'ru' },
+    { term: 'Америка', locale: 'ru' },
+    { term: 'अमेरिका', locale: 'hi' },
+  ],
+  GB: [
+    { term: 'UK' },
+    { term: 'England' },
+    { term: 'Britain' },
+    { term: 'Reino Unido', locale: 'pt-BR' },
+    { term: 'Великобритания', locale: 'ru' },
+    { term: 'Англия', locale: 'ru' },
+    { term: 'ब्रिटेन', locale: 'hi' },
+  ],
+  DE: [
+    { term: 'Deutschland' },
+    { term: 'Alemanha', locale: 'pt-BR' },
+    { term: 'Германия', locale: 'ru' },
+    { term: 'जर्मनी', locale: 'hi' },
+  ],
+  IN: [{ term: 'Bharat' }, { term: 'Индия', locale: 'ru' }, { term: 'भारत', locale: 'hi' }],
+  TR: [
+    { term: 'Türkiye' },
+    { term: 'Turquia', locale: 'pt-BR' },
+    { term: 'Турция', locale: 'ru' },
+    { term: 'तुर्की', locale: 'hi' },
+  ],
+  PL: [
+    { term: 'Polska' },
+    { term: 'Polônia', locale: 'pt-BR' },
+    { term: 'Польша', locale: 'ru' },
+    { term: 'पोलैंड', locale: 'hi' },
+  ],
+  EU: [
+    { term: 'Europe' },
+    { term: 'Europa', locale: 'pt-BR' },
+    { term: 'Европа', locale: 'ru' },
+    { term: 'यूरोप', locale: 'hi' },
+  ],
+  GLOBAL: [{ term: 'Worldwide' }, { term: 'Global' }, { term: 'Весь мир', locale: 'ru' }],
+};
+
+/** Names of the currencies, so that "50 dollars" or "500 рублей" find the face value. */
+export const CURRENCY_ALIASES: Record<string, AliasDef[]> = {
+  USD: [{ term: 'dollar' }, { term: 'dollars' }, { term: 'доллар', locale: 'ru' }, { term: 'डॉलर', locale: 'hi' }],
+  EUR: [{ term: 'euro' }, { term: 'euros' }, { term: 'евро', locale: 'ru' }, { term: 'यूरो', locale: 'hi' }],
+  GBP: [{ term: 'pound' }, { term: 'pounds' }, { term: 'фунт', locale: 'ru' }, { term: 'पाउंड', locale: 'hi' }],
+  BRL: [{ term: 'real' }, { term: 'reais', locale: 'pt-BR' }, { term: 'реал', locale: 'ru' }],
+  INR: [{ term: 'rupee' }, { term: 'rupees' }, { term: 'рупия', locale: 'ru' }, { term: 'रुपये', locale: 'hi' }],
+  TRY: [{ term: 'lira' }, { term: 'лира', locale: 'ru' }, { term: 'लीरा', locale: 'hi' }],
+  PLN: [{ term: 'zloty' }, { term: 'злотый', locale: 'ru' }],
+  RUB: [{ term: 'ruble' }, { term: 'rubles' }, { term: 'рубль', locale: 'ru' }, { term: 'रूबल', locale: 'hi' }],
+};

@@ -1,7 +1,18 @@
 import { randomInt } from 'node:crypto';
 import type { CodeCipher } from '../code-cipher.ts';
 import type { Prisma, PrismaClient } from '../generated/client.ts';
-import { CATEGORIES, type CategoryDef, COUNTRIES, CURRENCIES, type Offer, PROMO_CODES } from './demo-data.ts';
+import {
+  type AliasDef,
+  CATEGORIES,
+  CATEGORY_ALIASES,
+  type CategoryDef,
+  COUNTRIES,
+  COUNTRY_ALIASES,
+  CURRENCIES,
+  CURRENCY_ALIASES,
+  type Offer,
+  PROMO_CODES,
+} from './demo-data.ts';
 
 const DAY_MS = 86_400_000;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -70,11 +81,43 @@ async function seedReferenceData(prisma: Prisma.TransactionClient) {
     prisma.country.findMany(),
     prisma.category.findMany(),
   ]);
+  await seedSearchAliases(prisma, { categories, countries, currencies });
   return {
     currencyId: new Map(currencies.map((c) => [c.codeName, c.id])),
     countryId: new Map(countries.map((c) => [c.code, c.id])),
     categoryId: new Map(categories.map((c) => [c.slug, c.id])),
   };
+}
+
+/**
+ * The demo's search aliases (demo-data.ts) for whichever of their categories, countries and
+ * currencies the database has; those already there are left as they are.
+ */
+async function seedSearchAliases(
+  prisma: Prisma.TransactionClient,
+  known: {
+    categories: Array<{ id: number; slug: string }>;
+    countries: Array<{ id: number; code: string }>;
+    currencies: Array<{ id: number; codeName: string }>;
+  },
+) {
+  const aliases = (
+    byKey: Record<string, AliasDef[]>,
+    ids: Map<string, number>,
+    target: 'categoryId' | 'countryId' | 'currencyId',
+  ) =>
+    Object.entries(byKey).flatMap(([key, defs]) => {
+      const id = ids.get(key);
+      return id === undefined ? [] : defs.map(({ term, locale }) => ({ term, locale: locale ?? null, [target]: id }));
+    });
+  await prisma.searchAlias.createMany({
+    data: [
+      ...aliases(CATEGORY_ALIASES, new Map(known.categories.map((c) => [c.slug, c.id])), 'categoryId'),
+      ...aliases(COUNTRY_ALIASES, new Map(known.countries.map((c) => [c.code, c.id])), 'countryId'),
+      ...aliases(CURRENCY_ALIASES, new Map(known.currencies.map((c) => [c.codeName, c.id])), 'currencyId'),
+    ],
+    skipDuplicates: true,
+  });
 }
 
 function lookup(map: Map<string, number>, key: string): number {
@@ -92,8 +135,8 @@ export interface SeedOptions {
 /**
  * Seeds the demo store into an empty database: reference data, about a hundred products over the
  * nine platforms (some discounted, some new, some sold out, a few without cover art), encrypted demo
- * codes and promo codes. All or nothing, in one transaction; does nothing, and answers false, when
- * categories are already there.
+ * codes, promo codes and search aliases. All or nothing, in one transaction; answers false when
+ * categories are already there, and then only adds the search aliases to a store that has none.
  */
 export async function seedDemo(prisma: PrismaClient, options: SeedOptions): Promise<boolean> {
   return prisma.$transaction((tx) => seedDemoIn(tx, options), { maxWait: 30_000, timeout: 120_000 });
@@ -101,7 +144,19 @@ export async function seedDemo(prisma: PrismaClient, options: SeedOptions): Prom
 
 async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date() }: SeedOptions) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY}::bigint)`;
-  if ((await tx.category.count()) > 0) return false;
+  if ((await tx.category.count()) > 0) {
+    // A demo store seeded before search aliases existed gets them once; after that they are the
+    // operator's to change.
+    if ((await tx.searchAlias.count()) === 0) {
+      const [categories, countries, currencies] = await Promise.all([
+        tx.category.findMany(),
+        tx.country.findMany(),
+        tx.currency.findMany(),
+      ]);
+      await seedSearchAliases(tx, { categories, countries, currencies });
+    }
+    return false;
+  }
   const ids = await seedReferenceData(tx);
   const random = prng(20_261_122);
 
@@ -157,7 +212,19 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
     await tx.productCode.createMany({ data: codes.slice(start, start + CODE_BATCH), skipDuplicates: true });
   }
 
-  await tx.promoCode.createMany({ data: PROMO_CODES, skipDuplicates: true });
+  await tx.promoCode.createMany({
+    data: PROMO_CODES.map(({ categories: _, ...promo }) => promo),
+    skipDuplicates: true,
+  });
+  const promoIds = new Map(
+    (await tx.promoCode.findMany({ select: { id: true, code: true } })).map((p) => [p.code, p.id]),
+  );
+  await tx.promoCodeCategory.createMany({
+    data: PROMO_CODES.flatMap(({ code, categories = [] }) =>
+      categories.map((slug) => ({ promoCodeId: lookup(promoIds, code), categoryId: lookup(ids.categoryId, slug) })),
+    ),
+    skipDuplicates: true,
+  });
   return true;
 }
 

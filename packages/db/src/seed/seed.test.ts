@@ -98,6 +98,20 @@ describe('seedDemo', () => {
     for (const product of products) expect(product.stockCount, product.name).toBe(product._count.codes);
   });
 
+  it('offers WELCOME10 (10 % off, no end date, unlimited uses) and a code limited to PlayStation', async () => {
+    const codes = await db.prisma.promoCode.findMany({ include: { categories: { include: { category: true } } } });
+    const byCode = new Map(codes.map((code) => [code.code, code]));
+    expect(byCode.get('WELCOME10')).toMatchObject({
+      discountPercent: 10,
+      validFrom: null,
+      validUntil: null,
+      maxUses: null,
+      isActive: true,
+      categories: [],
+    });
+    expect(byCode.get('PLAY20')?.categories.map((scope) => scope.category.slug)).toEqual(['playstation']);
+  });
+
   it('refuses a duplicate code through its digest', async () => {
     const existing = await db.prisma.productCode.findFirstOrThrow();
     await expect(
@@ -105,6 +119,23 @@ describe('seedDemo', () => {
         data: { productId: existing.productId, ciphertext: existing.ciphertext, codeDigest: existing.codeDigest },
       }),
     ).rejects.toThrow();
+  });
+
+  it('gives shoppers words for the platforms, countries and currencies, and adds them to a store seeded without', async () => {
+    const psn = await db.prisma.searchAlias.findFirstOrThrow({ where: { term: 'PSN' }, include: { category: true } });
+    expect(psn.category?.slug).toBe('playstation');
+    const stim = await db.prisma.searchAlias.findFirstOrThrow({ where: { term: 'Стим' }, include: { category: true } });
+    expect([stim.category?.slug, stim.locale]).toEqual(['steam', 'ru']);
+    const count = await db.prisma.searchAlias.count();
+    expect(count).toBeGreaterThan(80);
+
+    await db.prisma.searchAlias.deleteMany();
+    expect(await seedDemo(db.prisma, { cipher })).toBe(false);
+    expect(await db.prisma.searchAlias.count()).toBe(count);
+    // Once a store has aliases, they are the operator's: a removed one stays removed.
+    await db.prisma.searchAlias.deleteMany({ where: { term: 'PSN' } });
+    await seedDemo(db.prisma, { cipher });
+    expect(await db.prisma.searchAlias.count()).toBe(count - 1);
   });
 
   it('finds Steam for the typo "stem" through pg_trgm', async () => {

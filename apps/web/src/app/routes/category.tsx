@@ -21,7 +21,7 @@ function slugOf(params: { id?: string }): string {
 export async function loader({ params, url }: LoaderArgs) {
   const slug = slugOf(params);
   const filters = parseListingFilters(url.searchParams);
-  void queryClient.prefetchQuery(countriesQueryOptions());
+  void queryClient.prefetchQuery(countriesQueryOptions(slug));
   void queryClient.prefetchQuery(categoriesQueryOptions());
   await queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters));
   return null;

@@ -4,13 +4,16 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { categoriesQueryOptions, useCategories } from '../../features/catalogue/api/get-categories.ts';
 import { productListQueryOptions } from '../../features/catalogue/api/get-product-list.ts';
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
+import { ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 import styles from './holiday.module.css';
 
+/** The guide's texts live with the information pages' part of the catalogue: few visitors read them. */
 export async function loader() {
   await Promise.all([
+    ensureTexts('info'),
     queryClient.ensureQueryData(categoriesQueryOptions()),
     queryClient.ensureInfiniteQueryData(productListQueryOptions('discounts')),
   ]);

@@ -3,6 +3,8 @@ import { Navigate, useNavigate } from 'react-router-dom';
 import { useUser } from '../../features/auth/api/get-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useSession } from '../../features/auth/hooks/use-session.ts';
+import { Purchases } from '../../features/payments/components/purchases.tsx';
+import { openPaymentDialog } from '../../features/payments/payment-ui-store.ts';
 import { balanceQueryOptions, useBalance } from '../../features/profile/api/get-balance.ts';
 import { EmailForm } from '../../features/profile/components/email-form.tsx';
 import { NameForm } from '../../features/profile/components/name-form.tsx';
@@ -20,7 +22,7 @@ import { useTranslation } from '../../lib/use-translation.tsx';
 /** SPEC.md section 6: the profile is private; without a session it is Index (the page redirects). */
 export async function loader() {
   if (getToken()) void queryClient.prefetchQuery(balanceQueryOptions());
-  await ensureTexts('account');
+  await Promise.all([ensureTexts('account'), ensureTexts('payments')]);
 }
 
 export function Component() {
@@ -67,6 +69,13 @@ export function Component() {
           <p className={styles.balance} data-testid="profile-balance">
             {formatPrice(amount, STORE_CURRENCY, locale)}
           </p>
+          <button
+            type="button"
+            className={styles.button}
+            onClick={() => openPaymentDialog({ kind: 'methods', mode: 'balance' })}
+          >
+            {t('purchases.topUp')}
+          </button>
         </section>
         <section className={styles.card} aria-labelledby="profile-password">
           <h2 id="profile-password" className={styles.cardTitle}>
@@ -75,6 +84,7 @@ export function Component() {
           <PasswordForm />
         </section>
       </div>
+      <Purchases />
     </div>
   );
 }

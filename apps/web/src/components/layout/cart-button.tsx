@@ -1,5 +1,5 @@
 import { basketCount } from '../../features/basket/basket-store.ts';
-import { useBasketUi } from '../../features/basket/basket-ui-context.ts';
+import { cartButtonRef, useBasketUi } from '../../features/basket/basket-ui-context.ts';
 import { useBasket } from '../../features/basket/hooks/use-basket.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useLocale } from '../../lib/use-locale.ts';
@@ -14,6 +14,7 @@ export function CartButton() {
   const { openBasket } = useBasketUi();
   return (
     <button
+      ref={cartButtonRef}
       type="button"
       className={styles.iconButton}
       onClick={openBasket}

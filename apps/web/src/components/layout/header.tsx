@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { SearchBox } from '../../features/search/components/search-box.tsx';
+import { SearchBoxLoader } from '../../features/search/components/search-box-loader.tsx';
 import { useTranslation } from '../../lib/use-translation.tsx';
 import { CloseIcon, SearchIcon } from '../ui/icons.tsx';
 import { AccountButton } from './account-button.tsx';
@@ -20,7 +20,7 @@ export function Header() {
           <Logo label={t('app.name')} />
         </Link>
         <div className={`${styles.search} ${searchOpen ? styles.searchOpen : ''}`} data-testid="header-search">
-          <SearchBox
+          <SearchBoxLoader
             key={searchOpen ? 'open' : 'closed'}
             autoFocus={searchOpen}
             onNavigated={() => setSearchOpen(false)}

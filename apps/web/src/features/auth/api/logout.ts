@@ -1,9 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiSend } from '../../../lib/api-client.ts';
 import { clearSession } from '../../../lib/session-store.ts';
+import { flushBasket } from '../../basket/basket-sync.ts';
 import { USER_QUERY_KEY } from './get-user.ts';
 
-export const logout = () => apiSend('POST', '/logout');
+/** Basket changes still queued are sent while the token works; logging out clears them (SPEC.md section 4). */
+export async function logout() {
+  await flushBasket();
+  await apiSend('POST', '/logout');
+}
 
 /** The session ends on this device whatever the server answers. */
 export function useLogout() {

@@ -1,30 +1,26 @@
 import { AuthResponseSchema, type RegisterRequest } from '@store/contract';
 import { useMutation } from '@tanstack/react-query';
+import { pushAnalytics } from '../../../lib/analytics.ts';
 import { ApiError, apiSend } from '../../../lib/api-client.ts';
 import { clearSession, setSession } from '../../../lib/session-store.ts';
+import { adoptGuestBasket, refreshBasket } from '../../basket/basket-sync.ts';
 import { storeUser } from './get-user.ts';
 
 export const register = (body: RegisterRequest) => apiSend('POST', '/register', body, AuthResponseSchema);
 
-declare global {
-  interface Window {
-    dataLayer?: Record<string, unknown>[];
-  }
-}
-
 /** SPEC.md section 7: registration is one of the analytics events the store reports. */
-function reportSignUp() {
-  window.dataLayer = window.dataLayer ?? [];
-  window.dataLayer.push({ event: 'sign_up', method: 'email' });
-}
+const reportSignUp = () => pushAnalytics({ event: 'sign_up', method: 'email' });
 
 export const useRegister = () =>
   useMutation({
     mutationFn: register,
-    onSuccess: ({ token, user }) => {
+    // As at login, the guest basket is merged before registration counts as done.
+    onSuccess: async ({ token, user }) => {
+      adoptGuestBasket(user.id);
       setSession(token, user);
       storeUser(user);
       reportSignUp();
+      await refreshBasket();
     },
     onError: (error) => {
       // SPEC.md section 8: failures other than field errors and rate limiting remove the stored token.

@@ -1,14 +1,29 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { BREAKPOINTS, STORE_CURRENCY } from '@store/contract';
-import { Link } from 'react-router-dom';
+import { BREAKPOINTS } from '@store/contract';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { formatNumber, formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
+import { useSession } from '../../auth/hooks/use-session.ts';
 import { useCategories } from '../../catalogue/api/get-categories.ts';
-import { basketCount, basketTotalMinor } from '../basket-store.ts';
-import { useBasket } from '../hooks/use-basket.ts';
+import {
+  type BasketLine,
+  basketCount,
+  changeLineQuantity,
+  clearBasket,
+  dismissCappedNotes,
+  removeLine,
+} from '../basket-store.ts';
+import { checkoutFromBasket } from '../checkout-flow.ts';
+import { useBasketState } from '../hooks/use-basket.ts';
+import { clearPromo, usePromo } from '../promo-store.ts';
+import { MinusIcon, PlusIcon, TrashIcon } from './basket-icons.tsx';
 import styles from './basket-panel.module.css';
+import { BasketTotal } from './basket-total.tsx';
+import { CappedNotes } from './capped-notes.tsx';
+import { PromoField } from './promo-field.tsx';
 
 /** SPEC.md section 9: below this width an outside tap does not close the panel. */
 const OUTSIDE_CLOSE_QUERY = `(min-width: ${BREAKPOINTS.outsideClick}px)`;
@@ -16,19 +31,99 @@ const OUTSIDE_CLOSE_QUERY = `(min-width: ${BREAKPOINTS.outsideClick}px)`;
 interface BasketPanelProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes when the panel closes: the button that opened it. */
+  returnFocus: () => void;
+}
+
+function BasketLineItem({ line, onNavigate }: { line: BasketLine; onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const quantity = line.pivot.quantity;
+  const max = line.max_quantity ?? Number.POSITIVE_INFINITY;
+  return (
+    <li className={styles.line} data-testid="basket-line">
+      {line.cover_path ? (
+        <img src={line.cover_path} alt="" width={64} height={40} className={styles.thumb} />
+      ) : (
+        <span className={styles.thumb} />
+      )}
+      <div className={styles.lineMain}>
+        <Link to={`/product/${line.id}`} onClick={onNavigate} className={styles.lineName}>
+          {line.name}
+        </Link>
+        <span className={styles.muted}>{formatPrice(line.price, line.currency, locale)}</span>
+        <div className={styles.lineControls}>
+          <fieldset className={styles.stepper} aria-label={t('basket.quantityOf', { name: line.name })}>
+            <button
+              type="button"
+              className={styles.step}
+              onClick={() => changeLineQuantity(line, -1)}
+              aria-label={t('basket.decrease', { name: line.name })}
+            >
+              <MinusIcon />
+            </button>
+            <output className={styles.quantity} data-testid="line-quantity" aria-live="polite">
+              {formatNumber(quantity, locale)}
+            </output>
+            <button
+              type="button"
+              className={styles.step}
+              onClick={() => changeLineQuantity(line, 1)}
+              disabled={quantity >= max}
+              aria-label={t('basket.increase', { name: line.name })}
+            >
+              <PlusIcon />
+            </button>
+          </fieldset>
+          <strong className={styles.lineTotal}>
+            {formatPrice((line.price_minor * quantity) / 100, line.currency, locale)}
+          </strong>
+        </div>
+      </div>
+      <button
+        type="button"
+        className={styles.remove}
+        onClick={() => removeLine(line)}
+        aria-label={t('basket.remove', { name: line.name })}
+      >
+        <TrashIcon />
+      </button>
+    </li>
+  );
 }
 
 /**
- * The slide-in basket: what is in it and the total. Changing quantities and checkout arrive with the
- * account and checkout screens; until then this panel only reads the local basket.
+ * SPEC.md sections 2 and 4, the slide-in basket: lines with + / − and remove, delete all, the promo
+ * code, the total, and checkout. Count and total follow every change at once; the page behind
+ * does not scroll while it is open; focus moves in when it opens and back to the opener when it
+ * closes.
  */
-export default function BasketPanel({ open, onOpenChange }: BasketPanelProps) {
+export default function BasketPanel({ open, onOpenChange, returnFocus }: BasketPanelProps) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const lines = useBasket();
+  const navigate = useNavigate();
+  const { token } = useSession();
+  const { lines, capped } = useBasketState();
+  const promo = usePromo();
   const categories = useCategories();
+  const [checkout, setCheckout] = useState<'idle' | 'sending' | 'failed'>('idle');
   const close = () => onOpenChange(false);
-  const total = basketTotalMinor(lines) / 100;
+  const empty = lines.length === 0;
+  // A code applied to a basket that has since been emptied applies to nothing.
+  useEffect(() => {
+    if (empty && promo) clearPromo();
+  }, [empty, promo]);
+
+  const startCheckout = async () => {
+    // A guest gets the auth modal, which opens in the panel's place rather than under it.
+    if (!token) close();
+    setCheckout('sending');
+    const ok = await checkoutFromBasket((path) => {
+      close();
+      navigate(path);
+    }).catch(() => false);
+    setCheckout(ok ? 'idle' : 'failed');
+  };
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -40,11 +135,19 @@ export default function BasketPanel({ open, onOpenChange }: BasketPanelProps) {
           onPointerDownOutside={(event) => {
             if (!window.matchMedia(OUTSIDE_CLOSE_QUERY).matches) event.preventDefault();
           }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocus();
+          }}
         >
           <header className={styles.header}>
             <Dialog.Title className={styles.title}>
               {t('basket.title')}
-              {lines.length > 0 && <span className={styles.count}>{formatNumber(basketCount(lines), locale)}</span>}
+              {lines.length > 0 && (
+                <span className={styles.count} data-testid="basket-count">
+                  {formatNumber(basketCount(lines), locale)}
+                </span>
+              )}
             </Dialog.Title>
             <Dialog.Close className={styles.close} aria-label={t('common.close')}>
               <CloseIcon />
@@ -54,6 +157,7 @@ export default function BasketPanel({ open, onOpenChange }: BasketPanelProps) {
 
           {lines.length === 0 ? (
             <div className={styles.empty}>
+              <CappedNotes notes={capped} onDismiss={dismissCappedNotes} />
               <p className={styles.emptyTitle}>{t('basket.empty')}</p>
               <p className={styles.muted}>{t('basket.emptyHint')}</p>
               <ul className={styles.categoryLinks}>
@@ -71,33 +175,34 @@ export default function BasketPanel({ open, onOpenChange }: BasketPanelProps) {
             </div>
           ) : (
             <>
-              <ul className={styles.lines}>
-                {lines.map((line) => (
-                  <li key={line.id} className={styles.line}>
-                    {line.cover_path ? (
-                      <img src={line.cover_path} alt="" width={64} height={40} className={styles.thumb} />
-                    ) : (
-                      <span className={styles.thumb} />
-                    )}
-                    <div className={styles.lineText}>
-                      <Link to={`/product/${line.id}`} onClick={close} className={styles.lineName}>
-                        {line.name}
-                      </Link>
-                      <span className={styles.muted}>
-                        {t('basket.quantity', { count: line.pivot.quantity })} ×{' '}
-                        {formatPrice(line.price, line.currency, locale)}
-                      </span>
-                    </div>
-                  </li>
-                ))}
-              </ul>
+              <div className={styles.body}>
+                <CappedNotes notes={capped} onDismiss={dismissCappedNotes} />
+                <ul className={styles.lines}>
+                  {lines.map((line) => (
+                    <BasketLineItem key={line.id} line={line} onNavigate={close} />
+                  ))}
+                </ul>
+                <button type="button" className={styles.deleteAll} onClick={clearBasket}>
+                  <TrashIcon size={16} />
+                  {t('basket.deleteAll')}
+                </button>
+                <PromoField lines={lines} onLogin={close} />
+              </div>
               <footer className={styles.footer}>
-                <div className={styles.total}>
-                  <span>{t('basket.total')}</span>
-                  <strong data-testid="basket-total">{formatPrice(total, STORE_CURRENCY, locale)}</strong>
-                </div>
-                <p className={styles.muted}>{t('basket.checkoutSoon')}</p>
-                <button type="button" className={styles.checkout} disabled>
+                <BasketTotal lines={lines} promo={promo} />
+                {checkout === 'failed' && (
+                  <p className={styles.failed} role="alert">
+                    {t('basket.saveFailed')}
+                  </p>
+                )}
+                <button
+                  type="button"
+                  className={styles.checkout}
+                  onClick={startCheckout}
+                  disabled={checkout === 'sending'}
+                  aria-busy={checkout === 'sending'}
+                  data-testid="checkout-button"
+                >
                   {t('basket.checkout')}
                 </button>
               </footer>

@@ -30,7 +30,7 @@ interface ListingViewProps {
 export function ListingView(props: ListingViewProps) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const countries = useCountries();
+  const countries = useCountries(props.category);
   const pending = useNavigationPending();
   const { result } = props;
   const busy = props.busy || pending;

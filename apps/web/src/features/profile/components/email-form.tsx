@@ -4,21 +4,25 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import formStyles from '../../auth/components/form.module.css';
-import { EmailInput, Field, FormBanner, useMessageText } from '../../auth/components/form-parts.tsx';
+import { EmailInput, Field, FormBanner, PasswordInput, useMessageText } from '../../auth/components/form-parts.tsx';
 import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';
 import { useUpdateEmail } from '../api/update-email.ts';
 import styles from './profile.module.css';
 
-const FIELDS = ['email'] as const;
+const FIELDS = ['email', 'password'] as const;
+const EMPTY = { email: '', password: '' };
 
-/** The email, and the first step of changing it: a confirmation link goes to the new address. */
+/**
+ * The email, and the first step of changing it, which takes the current password: a confirmation
+ * link goes to the new address (or, if another account has it, a notice to that account).
+ */
 export function EmailForm({ email }: { email: string }) {
   const { t } = useTranslation();
   const message = useMessageText();
   const update = useUpdateEmail();
   const [editing, setEditing] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(EmailUpdateRequestSchema), defaultValues: { email: '' } });
+  const form = useForm({ resolver: zodResolver(EmailUpdateRequestSchema), defaultValues: EMPTY });
   const { errors, isSubmitting } = form.formState;
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
 
@@ -26,6 +30,7 @@ export function EmailForm({ email }: { email: string }) {
     dismissBanner();
     try {
       await update.mutateAsync(values);
+      form.reset(EMPTY);
       setSentTo(values.email);
       setEditing(false);
     } catch (error) {
@@ -47,7 +52,7 @@ export function EmailForm({ email }: { email: string }) {
             type="button"
             className={styles.button}
             onClick={() => {
-              form.reset({ email: '' });
+              form.reset(EMPTY);
               setSentTo(null);
               setEditing(true);
             }}
@@ -66,6 +71,9 @@ export function EmailForm({ email }: { email: string }) {
           <FormBanner message={banner} onDismiss={dismissBanner} />
           <Field label={t('profile.newEmail')} error={message(errors.email?.message)}>
             {(control) => <EmailInput {...control} {...form.register('email')} />}
+          </Field>
+          <Field label={t('profile.currentPassword')} error={message(errors.password?.message)}>
+            {(control) => <PasswordInput {...control} autoComplete="current-password" {...form.register('password')} />}
           </Field>
           <div className={styles.actions}>
             <button

@@ -6,7 +6,16 @@ import { mockFetch, renderWithApp } from '../../../test/render.tsx';
 import { SearchBox } from './search-box.tsx';
 
 const hints = {
-  hintsByName: [{ name: 'Steam Gift Card 10 USD' }, { name: 'Steam Gift Card 20 USD' }],
+  hintsByName: [
+    {
+      name: 'Steam Gift Card 10 USD',
+      thumbnail: '/static/covers/steam.svg',
+      price: 59.9,
+      currency: 'BRL',
+      region: { code: 'US', name: 'United States' },
+    },
+    { name: 'Steam Gift Card 20 USD' },
+  ],
   hintsByArt: [{ id: 12, name: 'Steam Gift Card 50 BRL', article: '12' }],
 };
 
@@ -26,6 +35,26 @@ const input = () => screen.getByRole('combobox', { name: 'Search products' });
 const location = () => screen.getByTestId('location').textContent;
 
 describe('SearchBox', () => {
+  it('takes over the text and the focus of the plain field shown while it loaded', async () => {
+    const field = document.createElement('input');
+    document.body.append(field);
+    field.value = 'stea';
+    field.focus();
+    const handoff = { current: field };
+    renderWithApp(<SearchBox handoff={handoff} />);
+    field.remove();
+    expect(input()).toHaveValue('stea');
+    expect(input()).toHaveFocus();
+    await waitFor(() => expect(calls).toEqual(['/api/search/hints/stea']), { timeout: SEARCH_DEBOUNCE_MS * 4 });
+  });
+
+  it('starts empty outside /search when the plain field was left alone', () => {
+    const field = document.createElement('input');
+    renderWithApp(<SearchBox handoff={{ current: field }} />);
+    expect(input()).toHaveValue('');
+    expect(input()).not.toHaveFocus();
+  });
+
   it(`keeps at most ${SEARCH_MAX} characters, typed or pasted`, () => {
     renderWithApp(<SearchBox />);
     expect(input()).toHaveAttribute('maxLength', String(SEARCH_MAX));
@@ -38,7 +67,7 @@ describe('SearchBox', () => {
     await userEvent.type(input(), 'stea');
     expect(calls).toEqual([]);
     await waitFor(() => expect(calls).toEqual(['/api/search/hints/stea']), { timeout: SEARCH_DEBOUNCE_MS * 4 });
-    expect(await screen.findByRole('option', { name: 'Steam Gift Card 10 USD' })).toBeInTheDocument();
+    expect(await screen.findByRole('option', { name: /Steam Gift Card 10 USD/ })).toBeInTheDocument();
     expect(screen.getByText('By name')).toBeInTheDocument();
     expect(screen.getByText('By article')).toBeInTheDocument();
   });
@@ -61,15 +90,40 @@ describe('SearchBox', () => {
   it('searches for the text of a hint by name', async () => {
     renderWithApp(<SearchBox />);
     await userEvent.type(input(), 'stea');
-    await userEvent.click(await screen.findByRole('option', { name: 'Steam Gift Card 20 USD' }));
+    await userEvent.click(await screen.findByRole('option', { name: /Steam Gift Card 20 USD/ }));
     expect(location()).toBe(`/search/${encodeURIComponent('Steam Gift Card 20 USD')}`);
   });
 
   it('chooses a hint with the arrow keys and Enter', async () => {
     renderWithApp(<SearchBox />);
     await userEvent.type(input(), 'stea');
-    await screen.findByRole('option', { name: 'Steam Gift Card 10 USD' });
+    await screen.findByRole('option', { name: /Steam Gift Card 10 USD/ });
     await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
+    expect(location()).toBe('/product/12');
+  });
+
+  it('shows the cover, price and region of each hint, and tells screen readers how many there are', async () => {
+    renderWithApp(<SearchBox />);
+    await userEvent.type(input(), 'stea');
+    const option = await screen.findByRole('option', { name: /Steam Gift Card 10 USD/ });
+    expect(option.querySelector('img')).toHaveAttribute('src', '/static/covers/steam.svg');
+    expect(option).toHaveTextContent(/59\.90/);
+    expect(option).toHaveTextContent('United States');
+    expect(screen.getByText(/^3 suggestions\./)).toHaveAttribute('role', 'status');
+    expect(input()).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('marks the option the arrows reach as the active one', async () => {
+    renderWithApp(<SearchBox />);
+    await userEvent.type(input(), 'stea');
+    await screen.findByRole('option', { name: /Steam Gift Card 10 USD/ });
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    const second = screen.getByRole('option', { name: /Steam Gift Card 20 USD/ });
+    expect(second).toHaveAttribute('aria-selected', 'true');
+    expect(input()).toHaveAttribute('aria-activedescendant', second.id);
+    await userEvent.keyboard('{ArrowUp}{ArrowUp}');
+    expect(input()).not.toHaveAttribute('aria-activedescendant');
+    await userEvent.keyboard('{ArrowUp}{Enter}');
     expect(location()).toBe('/product/12');
   });
 

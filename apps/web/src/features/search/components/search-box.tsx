@@ -1,5 +1,16 @@
-import { SEARCH_DEBOUNCE_MS, SEARCH_MAX } from '@store/contract';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { SEARCH_DEBOUNCE_MS, SEARCH_MAX, type SearchHintsResponse } from '@store/contract';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  lazy,
+  type RefObject,
+  Suspense,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { CloseIcon, SearchIcon } from '../../../components/ui/icons.tsx';
 import { cut } from '../../../lib/text.ts';
@@ -7,27 +18,23 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useSearchHints } from '../api/get-search-hints.ts';
 import styles from './search-box.module.css';
+import { queryOfPath, searchPath } from './search-path.ts';
 
-type Hint = { kind: 'name'; name: string } | { kind: 'article'; id: number; name: string; article: string };
+export type Hint =
+  | ({ kind: 'name' } & SearchHintsResponse['hintsByName'][number])
+  | ({ kind: 'article' } & SearchHintsResponse['hintsByArt'][number]);
 
-export const searchPath = (text: string) => `/search/${encodeURIComponent(text)}`;
+// What an option shows beyond its name (cover, region, price) loads once the box is first used:
+// the box is on every page, the list only on the pages where somebody types.
+const loadHintOptionContent = () => import('./hint-option-content.tsx');
+const HintOptionContent = lazy(loadHintOptionContent);
 
-const SEARCH_ROUTE = /^\/search\/([^/]+)/;
-
-function queryOfPath(pathname: string): string {
-  const match = SEARCH_ROUTE.exec(pathname);
-  if (!match?.[1]) return '';
-  try {
-    return decodeURIComponent(match[1]).slice(0, SEARCH_MAX);
-  } catch {
-    return '';
-  }
-}
-
-interface SearchBoxProps {
+export interface SearchBoxProps {
   autoFocus?: boolean;
   /** Called after the box navigated somewhere (the mobile header closes its search row). */
   onNavigated?: () => void;
+  /** The plain field shown while this module loaded: its text and focus carry over. */
+  handoff?: RefObject<HTMLInputElement | null>;
 }
 
 /**
@@ -35,19 +42,28 @@ interface SearchBoxProps {
  * clear button. A hint with an article opens the product; a hint by name searches for its text; an
  * empty search goes home.
  */
-export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
+export function SearchBox({ autoFocus, onNavigated, handoff }: SearchBoxProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const listId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [value, setValue] = useState(() => queryOfPath(pathname));
+  // Read while rendering, before the commit that replaces the plain field.
+  const [field] = useState(() => {
+    const input = handoff?.current;
+    return input ? { text: input.value.slice(0, SEARCH_MAX), focused: document.activeElement === input } : null;
+  });
+  const [value, setValue] = useState(() => field?.text ?? queryOfPath(pathname));
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const debounced = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
   const hints = useSearchHints(open ? debounced : '');
 
+  // A new page shows its own search text (none outside /search); the first render already has it.
+  const shownPath = useRef(pathname);
   useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     setValue(queryOfPath(pathname));
     setOpen(false);
   }, [pathname]);
@@ -55,7 +71,7 @@ export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
   const options = useMemo<Hint[]>(() => {
     if (!hints.data || !debounced.trim()) return [];
     return [
-      ...hints.data.hintsByName.map((hint) => ({ kind: 'name' as const, name: hint.name })),
+      ...hints.data.hintsByName.map((hint) => ({ kind: 'name' as const, ...hint })),
       ...hints.data.hintsByArt.map((hint) => ({ kind: 'article' as const, ...hint })),
     ];
   }, [hints.data, debounced]);
@@ -65,6 +81,11 @@ export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
   useEffect(() => {
     setActive(-1);
   }, [hints.data]);
+
+  // The highlighted option stays in sight when the arrows move past the visible part of the list.
+  useEffect(() => {
+    if (active >= 0) document.getElementById(`${listId}-option-${active}`)?.scrollIntoView?.({ block: 'nearest' });
+  }, [active, listId]);
 
   const finish = (to: string) => {
     setOpen(false);
@@ -148,17 +169,9 @@ export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
           if (event.key === 'Enter') choose(hint);
         }}
       >
-        {hint.kind === 'article' ? (
-          <>
-            <span className={styles.article}>{t('search.article', { article: hint.article })}</span>{' '}
-            <span className={styles.optionText}>{cut(hint.name)}</span>
-          </>
-        ) : (
-          <>
-            <SearchIcon size={14} className={styles.optionIcon} />
-            <span className={styles.optionText}>{cut(hint.name)}</span>
-          </>
-        )}
+        <Suspense fallback={<span className={styles.optionText}>{cut(hint.name)}</span>}>
+          <HintOptionContent hint={hint} />
+        </Suspense>
       </div>
     );
   };
@@ -180,7 +193,7 @@ export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
           autoComplete="off"
           spellCheck={false}
           // biome-ignore lint/a11y/noAutofocus: the mobile search row opens on request and wants the caret
-          autoFocus={autoFocus}
+          autoFocus={autoFocus || field?.focused}
           value={value}
           maxLength={SEARCH_MAX}
           placeholder={t('search.placeholder')}
@@ -190,7 +203,10 @@ export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
           aria-expanded={showList}
           aria-controls={listId}
           aria-activedescendant={active >= 0 ? optionId(active) : undefined}
-          onFocus={() => setOpen(true)}
+          onFocus={() => {
+            setOpen(true);
+            void loadHintOptionContent();
+          }}
           onChange={(event) => {
             setValue(event.target.value.slice(0, SEARCH_MAX));
             setOpen(true);
@@ -207,6 +223,9 @@ export function SearchBox({ autoFocus, onNavigated }: SearchBoxProps) {
           <SearchIcon size={18} />
         </button>
       </form>
+      <div role="status" className="visually-hidden">
+        {showList && options.length > 0 ? t('search.hintsCount', { count: options.length }) : ''}
+      </div>
       <div className={styles.popover} hidden={!showList}>
         <div id={listId} role="listbox" aria-label={t('search.hints')} className={styles.list}>
           {byName.length > 0 && (

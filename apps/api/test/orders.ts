@@ -1,0 +1,96 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { creditBalance } from '@store/core';
+import { createCodeCipher, devCodeKey, type PrismaClient } from '@store/db';
+import type { App } from '../src/app.ts';
+
+/** The key the test app encrypts codes with (no CODE_ENCRYPTION_KEY in tests). */
+export const testCipher = createCodeCipher(devCodeKey());
+
+let counter = 0;
+
+/**
+ * A product with `stock` real encrypted codes, so that delivery can decrypt them; answers the
+ * product and its codes in plain text, to look for where they must never be.
+ */
+export async function createCodedProduct(
+  db: PrismaClient,
+  { stock = 5, priceMinor = 2_990, name }: { stock?: number; priceMinor?: number; name?: string } = {},
+) {
+  counter += 1;
+  const [category, country, currency] = await Promise.all([
+    db.category.findUniqueOrThrow({ where: { slug: 'steam' } }),
+    db.country.findFirstOrThrow({ orderBy: { id: 'asc' } }),
+    db.currency.findFirstOrThrow({ orderBy: { id: 'asc' } }),
+  ]);
+  const product = await db.product.create({
+    data: {
+      categoryId: category.id,
+      countryId: country.id,
+      nominalCurrencyId: currency.id,
+      name: name ?? `Order Test Card ${randomBytes(3).toString('hex')} ${counter}`,
+      nominalMinor: 1_000,
+      priceMinor,
+      activationInstructions: 'Open the store, choose Redeem and type the code.',
+    },
+  });
+  const codes = Array.from({ length: stock }, () => `GC-${randomBytes(8).toString('hex').toUpperCase()}`);
+  for (let start = 0; start < codes.length; start += 1_000) {
+    await db.productCode.createMany({
+      data: codes.slice(start, start + 1_000).map((code) => ({
+        productId: product.id,
+        ciphertext: testCipher.encrypt(code),
+        codeDigest: testCipher.digest(code),
+      })),
+    });
+  }
+  return { product, codes };
+}
+
+/** Puts money on a customer's balance the way an operator would: a ledger entry and the balance together. */
+export async function fund(db: PrismaClient, userId: string, amountMinor: number) {
+  await db.$transaction((tx) =>
+    creditBalance(tx, { userId, kind: 'ADJUSTMENT', amountMinor, key: `test-funding:${randomUUID()}` }),
+  );
+}
+
+/**
+ * Many signed-in customers at once, written straight to the database with a session each and a
+ * bearer token signed by the app: registering a thousand through the API would hash a thousand
+ * passwords and hit the registration rate limit, and is not what these tests are about.
+ */
+export async function createSignedInCustomers(app: App, db: PrismaClient, count: number) {
+  const tag = randomBytes(4).toString('hex');
+  const users = Array.from({ length: count }, (_, index) => ({
+    id: randomUUID(),
+    email: `bulk.${tag}.${index}@example.com`,
+    name: `Bulk${index}`,
+    passwordHash: 'not-a-hash',
+  }));
+  await db.user.createMany({ data: users });
+  const sessions = users.map((user) => ({
+    id: randomUUID(),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + 3_600_000),
+  }));
+  await db.session.createMany({ data: sessions });
+  return users.map((user, index) => ({
+    userId: user.id,
+    email: user.email,
+    token: app.signSessionToken({ userId: user.id, sessionId: sessions[index]?.id as string }),
+  }));
+}
+
+/** Funds many customers at once: one ledger entry each and the balances with them, in one transaction. */
+export async function fundMany(db: PrismaClient, userIds: string[], amountMinor: number) {
+  await db.$transaction(async (tx) => {
+    await tx.ledgerEntry.createMany({
+      data: userIds.map((userId) => ({
+        userId,
+        kind: 'ADJUSTMENT' as const,
+        amountMinor,
+        idempotencyKey: `test-funding:${randomUUID()}`,
+      })),
+    });
+    await tx.user.updateMany({ where: { id: { in: userIds } }, data: { balanceMinor: { increment: amountMinor } } });
+  });
+}

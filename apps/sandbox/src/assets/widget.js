@@ -1,0 +1,133 @@
+/*
+ * The sandbox's card widget. A page loads this script from the sandbox and calls
+ *
+ *   SandboxPay.pay(request, { onSuccess, onError, onClose })
+ *
+ * with the widget request of SPEC.md section 3. The sandbox checks the request, then its own card
+ * form opens in a frame over the page. The callbacks get one object each:
+ *   onSuccess({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId, orderId })  the widget then closes
+ *   onError({ code: 'PAY_WIDGET:TRANSACTION_FAIL', reason, paymentId })        a declined attempt; the
+ *                                                                              customer may try again
+ *   onError({ code: 'PAY_WIDGET:INVALID_REQUEST', message, errors })            the request was refused
+ *   onError({ code: 'PAY_WIDGET:NETWORK_ERROR', message })                      the sandbox was not reached
+ *   onClose({ code: 'PAY_WIDGET:CLOSE_AFTER_FAIL' })                            closed after a failure
+ *   onClose({ code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' })                            closed before any answer
+ */
+(function () {
+  'use strict';
+  var script = document.currentScript;
+  var base = script && script.src ? script.src.replace(/\/widget\.js(?:[?#].*)?$/, '') : '';
+  var sandboxOrigin = base ? new URL(base).origin : '';
+  var open = null;
+
+  function noop() {}
+
+  function pay(request, callbacks) {
+    callbacks = callbacks || {};
+    var onSuccess = callbacks.onSuccess || noop;
+    var onError = callbacks.onError || noop;
+    var onClose = callbacks.onClose || noop;
+    if (open) open.close('PAY_WIDGET:CLOSE_BEFORE_PAY');
+
+    return fetch(base + '/widget/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+      credentials: 'omit',
+    }).then(
+      function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) {
+            onError({ code: 'PAY_WIDGET:INVALID_REQUEST', message: body.message, errors: body.errors || {} });
+            return;
+          }
+          open = mount(body.session_id, body.frame_url, onSuccess, onError, onClose);
+        });
+      },
+      function (error) {
+        onError({ code: 'PAY_WIDGET:NETWORK_ERROR', message: String(error && error.message) });
+      },
+    );
+  }
+
+  function mount(sessionId, frameUrl, onSuccess, onError, onClose) {
+    var state = 'open';
+    var previousFocus = document.activeElement;
+    var overlay = document.createElement('div');
+    overlay.setAttribute('data-sandbox-widget', '');
+    overlay.style.cssText =
+      'position:fixed;inset:0;z-index:2147483647;background:rgba(15,20,30,.6);display:flex;' +
+      'align-items:center;justify-content:center;padding:8px;';
+    var dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    dialog.setAttribute('aria-modal', 'true');
+    dialog.setAttribute('aria-label', 'Card payment');
+    dialog.style.cssText =
+      'position:relative;width:100%;max-width:440px;height:min(640px,100%);background:#f4f5f7;' +
+      'border-radius:12px;overflow:hidden;box-shadow:0 8px 32px rgba(0,0,0,.35);';
+    var close = document.createElement('button');
+    close.type = 'button';
+    close.setAttribute('aria-label', 'Close');
+    close.textContent = '\u00d7';
+    close.style.cssText =
+      'position:absolute;top:6px;right:6px;z-index:1;width:40px;height:40px;border:0;border-radius:20px;' +
+      'background:#e4e7ec;font-size:24px;line-height:40px;cursor:pointer;';
+    var frame = document.createElement('iframe');
+    frame.src = frameUrl;
+    frame.title = 'Card payment';
+    frame.style.cssText = 'width:100%;height:100%;border:0;display:block;';
+    dialog.appendChild(close);
+    dialog.appendChild(frame);
+    overlay.appendChild(dialog);
+    document.body.appendChild(overlay);
+    close.focus();
+
+    function teardown() {
+      window.removeEventListener('message', onMessage);
+      document.removeEventListener('keydown', onKey);
+      if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
+      if (previousFocus && previousFocus.focus) previousFocus.focus();
+      open = null;
+    }
+
+    function closeWith(code) {
+      if (state === 'closed') return;
+      var after = state;
+      state = 'closed';
+      teardown();
+      if (after !== 'succeeded') onClose({ code: code || (after === 'failed' ? 'PAY_WIDGET:CLOSE_AFTER_FAIL' : 'PAY_WIDGET:CLOSE_BEFORE_PAY') });
+    }
+
+    function onMessage(event) {
+      if (event.origin !== sandboxOrigin || event.source !== frame.contentWindow) return;
+      var data = event.data;
+      if (!data || data.source !== 'sandbox-widget' || data.session !== sessionId || state === 'closed') return;
+      if (data.type === 'success') {
+        state = 'succeeded';
+        onSuccess({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId: data.paymentId, orderId: data.orderId });
+        setTimeout(function () {
+          state = 'closed';
+          teardown();
+        }, 1200);
+      } else if (data.type === 'fail') {
+        state = 'failed';
+        onError({ code: 'PAY_WIDGET:TRANSACTION_FAIL', reason: data.reason, paymentId: data.paymentId });
+      } else if (data.type === 'close') {
+        closeWith();
+      }
+    }
+
+    function onKey(event) {
+      if (event.key === 'Escape') closeWith();
+    }
+
+    close.addEventListener('click', function () {
+      closeWith();
+    });
+    window.addEventListener('message', onMessage);
+    document.addEventListener('keydown', onKey);
+    return { close: closeWith };
+  }
+
+  window.SandboxPay = { pay: pay };
+})();

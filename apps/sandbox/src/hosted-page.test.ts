@@ -1,0 +1,144 @@
+import { encodeHostedPageRequest, type HostedPageRequest } from '@store/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_KEY,
+  buildSandbox,
+  firstForm,
+  form,
+  pathOf,
+  type Receiver,
+  STORE_ORIGIN,
+  startReceiver,
+  type TestSandbox,
+} from './test-support.ts';
+
+let sandbox: TestSandbox;
+let receiver: Receiver;
+let token = 0;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  sandbox = await buildSandbox();
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  await receiver.close();
+});
+
+function request(overrides: Partial<Omit<HostedPageRequest, 'signature'>> = {}) {
+  token += 1;
+  return {
+    token: `attempt-${token}`,
+    order_id: `order-${token}`,
+    request_date: new Date().toISOString(),
+    amount: { value: '150.00', currency: 'RUB' },
+    request_ip: '203.0.113.7',
+    return_url: `${STORE_ORIGIN}/?paymentConfirmOrder=order-${token}`,
+    callback_url: receiver.url,
+    ...overrides,
+  };
+}
+
+/** The store's form post: the hidden field Request, signed by the store's side (packages/core). */
+const post = (encoded: string) =>
+  sandbox.app.inject({ method: 'POST', url: '/sandbox/hosted', ...form({ Request: encoded }) });
+
+const reencode = (signed: HostedPageRequest) => Buffer.from(JSON.stringify(signed)).toString('base64');
+const decode = (encoded: string) => JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as HostedPageRequest;
+
+describe('hosted page: the signed Request', () => {
+  it('accepts a request signed with the merchant’s key, takes a test card, returns the browser and calls back', async () => {
+    const unsigned = request();
+    const opened = await post(encodeHostedPageRequest(unsigned, API_KEY));
+    expect(opened.statusCode).toBe(303);
+    const page = await sandbox.app.inject({ method: 'GET', url: pathOf(String(opened.headers.location)) });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('150.00 RUB');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    const card = firstForm(page.body);
+    const paid = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(card.action),
+      ...form({ card_number: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' }),
+    });
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toBe(unsigned.return_url);
+
+    const [callback] = await receiver.waitFor(1);
+    const event = JSON.parse(callback?.body ?? '{}');
+    expect(event).toMatchObject({
+      type: 'payment.succeeded',
+      data: { order_id: unsigned.order_id, method: 'hosted_page', amount_minor: 15_000, currency: 'RUB' },
+    });
+  });
+
+  it('refuses a tampered field: the amount, the order or the return URL', async () => {
+    const signed = decode(encodeHostedPageRequest(request(), API_KEY));
+    for (const tampered of [
+      { ...signed, amount: { value: '1.00', currency: 'RUB' } },
+      { ...signed, order_id: 'someone-elses-order' },
+      { ...signed, return_url: `${STORE_ORIGIN}/elsewhere` },
+      { ...signed, callback_url: 'http://127.0.0.1:1/attacker' },
+    ]) {
+      const response = await post(reencode(tampered));
+      expect(response.statusCode).toBe(403);
+      expect(response.body).toContain('signature is not valid');
+    }
+  });
+
+  it('refuses a request signed with another key', async () => {
+    expect((await post(encodeHostedPageRequest(request(), 'not-the-merchant-key'))).statusCode).toBe(403);
+  });
+
+  it('refuses what is not a signed request at all', async () => {
+    expect((await post('not base64 json')).statusCode).toBe(422);
+    const { signature: _, ...unsigned } = decode(encodeHostedPageRequest(request(), API_KEY));
+    expect((await post(reencode(unsigned as HostedPageRequest))).statusCode).toBe(422);
+    const missing = await sandbox.app.inject({ method: 'POST', url: '/sandbox/hosted', ...form({}) });
+    expect(missing.statusCode).toBe(422);
+  });
+
+  it('refuses a correctly signed request whose return URL is off the store’s origin, or that is old', async () => {
+    const foreign = await post(encodeHostedPageRequest(request({ return_url: 'https://evil.example/' }), API_KEY));
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.body).toContain('return_url');
+    const old = new Date(Date.now() - 2 * 60 * 60_000).toISOString();
+    expect((await post(encodeHostedPageRequest(request({ request_date: old }), API_KEY))).statusCode).toBe(422);
+  });
+
+  it('opens the same payment for the same token, and refuses the token for another order', async () => {
+    const unsigned = request();
+    const first = await post(encodeHostedPageRequest(unsigned, API_KEY));
+    const again = await post(encodeHostedPageRequest(unsigned, API_KEY));
+    expect(again.headers.location).toBe(first.headers.location);
+    const reused = await post(encodeHostedPageRequest({ ...unsigned, order_id: 'other-order' }, API_KEY));
+    expect(reused.statusCode).toBe(409);
+  });
+
+  it('shows the card form again with the error for a Luhn-invalid number, and a declined card returns too', async () => {
+    const unsigned = request();
+    const opened = await post(encodeHostedPageRequest(unsigned, API_KEY));
+    const url = pathOf(String(opened.headers.location));
+    const invalid = await sandbox.app.inject({
+      method: 'POST',
+      url,
+      ...form({ card_number: '4242 4242 4242 4241', expiry: '12/39', cvc: '123' }),
+    });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.body).toContain('Enter a valid card number.');
+    const declined = await sandbox.app.inject({
+      method: 'POST',
+      url,
+      ...form({ card_number: '4000000000000002', expiry: '12/39', cvc: '123' }),
+    });
+    expect(declined.headers.location).toBe(unsigned.return_url);
+    const status = await sandbox.app.inject({
+      method: 'GET',
+      url: `/sandbox/api/v1/payments?order_id=${unsigned.order_id}`,
+      headers: { authorization: `Bearer ${API_KEY}` },
+    });
+    expect(status.json().payments).toMatchObject([{ status: 'failed', failure_reason: 'card_declined' }]);
+  });
+});

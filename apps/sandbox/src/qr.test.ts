@@ -1,0 +1,194 @@
+import { type PaymentProvider, type QrPaymentRequest, ValidationError } from '@store/core';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MERCHANT } from './options.ts';
+import {
+  buildSandbox,
+  form,
+  PUBLIC_URL,
+  pathOf,
+  providerFor,
+  type Receiver,
+  STORE_ORIGIN,
+  startSandboxWithProvider,
+  type TestSandbox,
+} from './test-support.ts';
+
+/**
+ * CRC16-CCITT-FALSE (polynomial 0x1021, initial 0xFFFF), as the BR Code manual defines field 63.
+ * Written here only to check the sandbox's codes independently of the library that makes them, and
+ * itself checked against the manual's published example first.
+ */
+function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** EMV TLV: two-digit id, two-digit length, value. */
+function tlv(text: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  let at = 0;
+  while (at < text.length) {
+    const id = text.slice(at, at + 2);
+    const length = Number(text.slice(at + 2, at + 4));
+    fields.set(id, text.slice(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  expect(at).toBe(text.length);
+  return fields;
+}
+
+/** The example static PIX code of the Banco Central's "Manual de Padrões para Iniciação do Pix". */
+const BCB_EXAMPLE =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR' +
+  '5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+
+function decodeQr(base64Png: string): string | undefined {
+  const png = PNG.sync.read(Buffer.from(base64Png, 'base64'));
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+let sandbox: TestSandbox;
+let receiver: Receiver;
+let provider: PaymentProvider;
+let key = 0;
+
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ sandbox, receiver, provider, close } = await startSandboxWithProvider());
+});
+
+afterAll(() => close());
+
+const createQr = (overrides: Partial<QrPaymentRequest> = {}) =>
+  provider.createPayment({
+    method: 'qr',
+    scheme: 'pix',
+    orderId: `order-q${++key}`,
+    amountMinor: 12_345,
+    currency: 'BRL',
+    description: 'Steam gift card',
+    payer: { personalId: '12345678909', firstName: 'Ana' },
+    returnUrl: `${STORE_ORIGIN}/?paymentConfirmOrder=order-q${key}`,
+    idempotencyKey: `qr-${key}`,
+    ...overrides,
+  });
+
+describe('PIX BR Code', () => {
+  it('the CRC check reproduces the published example', () => {
+    expect(crc16(BCB_EXAMPLE.slice(0, -4))).toBe('1D3D');
+    expect(tlv(BCB_EXAMPLE).get('63')).toBe('1D3D');
+  });
+
+  it('is a merchant-presented EMV code with the amount, the key, the txid and a valid CRC', async () => {
+    const qr = await createQr();
+    const fields = tlv(qr.payload);
+    expect(fields.get('00')).toBe('01');
+    const account = tlv(fields.get('26') ?? '');
+    expect(account.get('00')).toBe('br.gov.bcb.pix');
+    expect(account.get('01')).toBe(DEFAULT_MERCHANT.pixKey);
+    expect(fields.get('52')).toBe('0000');
+    expect(fields.get('53')).toBe('986');
+    expect(fields.get('54')).toBe('123.45');
+    expect(fields.get('58')).toBe('BR');
+    expect(fields.get('59')).toBe(DEFAULT_MERCHANT.name);
+    expect(fields.get('60')).toBe(DEFAULT_MERCHANT.city);
+    const txid = tlv(fields.get('62') ?? '').get('05');
+    expect(txid).toMatch(/^[0-9a-f]{24}$/);
+    expect(qr.providerPaymentId).toContain(txid);
+    expect(qr.payload.slice(-8, -4)).toBe('6304');
+    expect(fields.get('63')).toBe(crc16(qr.payload.slice(0, -4)));
+  });
+
+  it('comes as a PNG whose QR code decodes to the payload', async () => {
+    const qr = await createQr();
+    expect(qr.image.media_type).toBe('image/png');
+    expect(decodeQr(qr.image.content)).toBe(qr.payload);
+    expect(qr.payLink).toBe(`${PUBLIC_URL}/qr/${qr.providerPaymentId}`);
+    expect(qr.expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('is refused for another currency than BRL', async () => {
+    const error = await createQr({ currency: 'RUB' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors).toHaveProperty('currency');
+  });
+});
+
+describe('SBP', () => {
+  it('puts the pay link in the QR code', async () => {
+    const qr = await createQr({ scheme: 'sbp', currency: 'RUB' });
+    expect(qr.payload).toBe(qr.payLink);
+    expect(decodeQr(qr.image.content)).toBe(qr.payLink);
+  });
+});
+
+describe('the pay link', () => {
+  it('opens a page to confirm, which pays the payment and calls back', async () => {
+    const qr = await createQr();
+    const page = await sandbox.app.inject({ method: 'GET', url: pathOf(qr.payLink) });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`src="data:image/png;base64,${qr.image.content}"`);
+    const confirmed = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(qr.payLink),
+      ...form({ decision: 'confirm' }),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toContain(`${STORE_ORIGIN}/?paymentConfirmOrder=`);
+    expect((await provider.getPayment(qr.providerPaymentId)).status).toBe('succeeded');
+    await receiver.waitFor(1);
+    expect(receiver.received.map((callback) => JSON.parse(callback.body).data.id)).toContain(qr.providerPaymentId);
+  });
+
+  it('or to refuse, which fails it; a later answer changes nothing', async () => {
+    const qr = await createQr();
+    await sandbox.app.inject({ method: 'POST', url: pathOf(qr.payLink), ...form({ decision: 'refuse' }) });
+    await sandbox.app.inject({ method: 'POST', url: pathOf(qr.payLink), ...form({ decision: 'confirm' }) });
+    expect(await provider.getPayment(qr.providerPaymentId)).toMatchObject({
+      status: 'failed',
+      failureReason: 'refused_by_payer',
+    });
+  });
+});
+
+describe('expiry', () => {
+  it('fails a QR payment nobody paid in time, with a callback', async () => {
+    const quick = await buildSandbox({ paymentTtlMs: 150 });
+    const quickProvider = providerFor(quick, receiver);
+    try {
+      const qr = await quickProvider.createPayment({
+        method: 'qr',
+        scheme: 'sbp',
+        orderId: 'order-expiring',
+        amountMinor: 100,
+        currency: 'RUB',
+        description: 'x',
+        idempotencyKey: 'expiring',
+      });
+      const start = Date.now();
+      while ((await quickProvider.getPayment(qr.providerPaymentId)).status === 'init' && Date.now() - start < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(await quickProvider.getPayment(qr.providerPaymentId)).toMatchObject({
+        status: 'failed',
+        failureReason: 'expired',
+      });
+      const failedEvent = async () =>
+        receiver.received
+          .map((callback) => JSON.parse(callback.body))
+          .find((event) => event.data.id === qr.providerPaymentId);
+      while (!(await failedEvent()) && Date.now() - start < 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await failedEvent()).toMatchObject({ type: 'payment.failed', data: { failure_reason: 'expired' } });
+    } finally {
+      await quick.close();
+    }
+  });
+});

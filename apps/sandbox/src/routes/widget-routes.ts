@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CardInput, parseInput, type SandboxContext } from '../context.ts';
+import { decimalStringToMinor } from '../money.ts';
+import { CardFormSchema, expiryParts, WidgetRequestSchema } from '../schemas.ts';
+import { cardForm, closeOnEscape } from '../views.ts';
+import { sendNotFound, sendWidgetResult } from './flows.ts';
+
+const WIDGET_SCRIPT = readFileSync(new URL('../assets/widget.js', import.meta.url), 'utf8');
+
+/**
+ * The card widget: the script, the session the script opens with the page's widget request, and the
+ * card form in the frame. Only the store's origins may open a session (CORS) or frame the form.
+ */
+export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
+  app.get('/widget.js', async (_request, reply) =>
+    reply
+      .headers({
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=300',
+        'cross-origin-resource-policy': 'cross-origin',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(WIDGET_SCRIPT),
+  );
+
+  /** The calling page's origin when it is one of the store's; browsers always send Origin on a POST. */
+  const storeOrigin = (request: FastifyRequest): string | undefined => {
+    const origin = request.headers.origin;
+    return origin && ctx.storeOrigins.includes(origin) ? origin : undefined;
+  };
+  const cors = (reply: FastifyReply, origin: string) =>
+    reply.headers({ 'access-control-allow-origin': origin, vary: 'Origin' });
+
+  app.options('/widget/sessions', async (request, reply) => {
+    const origin = storeOrigin(request);
+    if (!origin) return reply.code(403).send();
+    return cors(reply, origin)
+      .headers({
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': 'content-type',
+        'access-control-max-age': '600',
+      })
+      .code(204)
+      .send();
+  });
+
+  app.post('/widget/sessions', async (request, reply) => {
+    const origin = storeOrigin(request);
+    if (!origin) return ctx.sendJson(reply, 403, { message: 'Only the store may open this widget.' });
+    cors(reply, origin);
+    const parsed = parseInput(WidgetRequestSchema, request.body);
+    if (!parsed.ok) return ctx.sendInvalid(reply, parsed.errors, 'The widget request is invalid.');
+    const widgetRequest = parsed.data;
+    const session = ctx.newWidgetSession({
+      origin,
+      orderId: widgetRequest.order_id,
+      amountMinor: decimalStringToMinor(widgetRequest.amount) ?? 0,
+      currency: widgetRequest.currency,
+      description: widgetRequest.description,
+      email: widgetRequest.receipt.email,
+    });
+    return ctx.sendJson(reply, 201, { session_id: session.id, frame_url: ctx.url(`/widget/frame/${session.id}`) });
+  });
+
+  app.get<{ Params: { id: string } }>('/widget/frame/:id', async (request, reply) => {
+    const session = ctx.widgetSession(request.params.id);
+    if (!session) return sendNotFound(ctx, reply, 'widget');
+    return ctx.sendPage(
+      reply,
+      200,
+      'Card payment',
+      cardForm({
+        action: ctx.url(`/widget/frame/${session.id}`),
+        title: 'Card payment',
+        amountMinor: session.amountMinor,
+        currency: session.currency,
+        description: session.description,
+      }),
+      { framable: true, script: closeOnEscape(session.id, session.origin) },
+    );
+  });
+
+  app.post<{ Params: { id: string } }>('/widget/frame/:id', async (request, reply) => {
+    const session = ctx.widgetSession(request.params.id);
+    if (!session) return sendNotFound(ctx, reply, 'widget');
+    const parsed = parseInput(CardFormSchema, request.body);
+    if (!parsed.ok) {
+      const values = (request.body ?? {}) as Record<string, string>;
+      return ctx.sendPage(
+        reply,
+        422,
+        'Card payment',
+        cardForm({
+          action: ctx.url(`/widget/frame/${session.id}`),
+          title: 'Card payment',
+          amountMinor: session.amountMinor,
+          currency: session.currency,
+          description: session.description,
+          values: { card_number: values.card_number, expiry: values.expiry },
+          errors: parsed.errors,
+        }),
+        { framable: true, script: closeOnEscape(session.id, session.origin) },
+      );
+    }
+    const payment = ctx.book.create({
+      orderId: session.orderId,
+      method: 'widget',
+      channel: 'widget',
+      amountMinor: session.amountMinor,
+      currency: session.currency,
+      description: session.description,
+      callbackUrl: ctx.options.widgetCallbackUrl,
+      returnUrl: null,
+      widgetSessionId: session.id,
+    });
+    const card: CardInput = { digits: parsed.data.card_number, ...expiryParts(parsed.data.expiry) };
+    const step = ctx.charge(payment, card, 'page');
+    if (step.kind === 'challenge') return reply.redirect(ctx.challengeUrl(payment), 303);
+    return sendWidgetResult(ctx, reply, payment, session);
+  });
+}

@@ -1,0 +1,193 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildWidgetRequest } from '@store/core';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sandboxPlugin } from './plugin.ts';
+import { API_KEY, newSecret, type Receiver, startReceiver } from './test-support.ts';
+
+// widget.js in a real browser: a store page on one origin opens the sandbox's widget from another,
+// as in the full stack, under a Content-Security-Policy that allows exactly the sandbox's origin.
+
+let store: Server;
+let sandbox: FastifyInstance;
+let receiver: Receiver;
+let browser: Browser;
+let page: Page;
+let storeOrigin: string;
+let sandboxOrigin: string;
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The store's widget request; `total` overrides the amount to make one that does not add up. */
+const request = (orderId: string, total = '150.00') => ({
+  ...buildWidgetRequest({
+    method: 'widget',
+    orderId,
+    amountMinor: 15_000,
+    currency: 'RUB',
+    description: 'Digital goods',
+    customerEmail: 'ana@example.com',
+    items: [{ name: 'Steam 150', unitPriceMinor: 15_000, quantity: 1 }],
+  }),
+  amount: total,
+});
+
+function storePage(nonce: string) {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Store</title>
+<script src="${sandboxOrigin}/sandbox/widget.js"></script></head>
+<body><button id="focus-me">Pay</button>
+<script nonce="${nonce}">
+  window.events = [];
+  window.startPay = function (widgetRequest) {
+    SandboxPay.pay(widgetRequest, {
+      onSuccess: function (result) { window.events.push(['success', result]); },
+      onError: function (result) { window.events.push(['error', result]); },
+      onClose: function (result) { window.events.push(['close', result]); },
+    });
+  };
+</script></body></html>`;
+}
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  const sandboxPort = await freePort();
+  sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
+  store = createServer((_request, response) => {
+    const nonce = 'store-page-nonce';
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    // What the store's own policy needs for a widget served from another origin.
+    response.setHeader(
+      'content-security-policy',
+      `default-src 'self'; script-src 'self' 'nonce-${nonce}' ${sandboxOrigin}; connect-src ${sandboxOrigin}; frame-src ${sandboxOrigin}; frame-ancestors 'none'`,
+    );
+    response.end(storePage(nonce));
+  });
+  await new Promise<void>((resolve) => store.listen(0, 'localhost', resolve));
+  storeOrigin = `http://localhost:${(store.address() as AddressInfo).port}`;
+
+  sandbox = Fastify();
+  await sandbox.register(sandboxPlugin, {
+    prefix: '/sandbox',
+    publicUrl: `${sandboxOrigin}/sandbox`,
+    apiKey: API_KEY,
+    webhookSecrets: [newSecret()],
+    storeOrigins: [storeOrigin],
+    widgetCallbackUrl: receiver.url,
+  });
+  await sandbox.listen({ host: '127.0.0.1', port: sandboxPort });
+
+  const executablePath =
+    process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+  browser = await chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+  await new Promise<void>((resolve) => store?.close(() => resolve()));
+  await receiver?.close();
+});
+
+beforeEach(async () => {
+  await page?.close();
+  page = await browser.newPage();
+  await page.goto(storeOrigin);
+});
+
+const events = () =>
+  page.evaluate(() => (window as unknown as { events: Array<[string, Record<string, unknown>]> }).events);
+const waitForEvents = (count: number) =>
+  page.waitForFunction((n) => (window as unknown as { events: unknown[] }).events.length >= n, count, {
+    timeout: 10_000,
+  });
+
+async function open(orderId: string, total?: string) {
+  await page.evaluate(
+    (body) => (window as unknown as { startPay(r: unknown): void }).startPay(body),
+    request(orderId, total),
+  );
+  await page.locator('[data-sandbox-widget] iframe').waitFor({ timeout: 10_000 });
+  return page.frameLocator('[data-sandbox-widget] iframe');
+}
+
+async function payWith(frame: ReturnType<Page['frameLocator']>, number: string) {
+  await frame.getByLabel('Card number').fill(number);
+  await frame.getByLabel('Expiry (MM/YY)').fill('12/39');
+  await frame.getByLabel('CVC').fill('123');
+  await frame.getByRole('button', { name: /^Pay / }).click();
+}
+
+describe('widget.js in Chromium', () => {
+  it('reports success and closes itself', async () => {
+    const frame = await open('order-b1');
+    await payWith(frame, '4242 4242 4242 4242');
+    await waitForEvents(1);
+    const [[kind, result] = []] = await events();
+    expect(kind).toBe('success');
+    expect(result).toMatchObject({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', orderId: 'order-b1' });
+    await page.locator('[data-sandbox-widget]').waitFor({ state: 'detached', timeout: 5_000 });
+    expect(await events()).toHaveLength(1);
+  });
+
+  it('reports a failure, then PAY_WIDGET:CLOSE_AFTER_FAIL when closed', async () => {
+    const frame = await open('order-b2');
+    await payWith(frame, '4000 0000 0000 0002');
+    await waitForEvents(1);
+    await page.getByRole('button', { name: 'Close' }).click();
+    await waitForEvents(2);
+    expect(await events()).toMatchObject([
+      ['error', { code: 'PAY_WIDGET:TRANSACTION_FAIL', reason: 'card_declined' }],
+      ['close', { code: 'PAY_WIDGET:CLOSE_AFTER_FAIL' }],
+    ]);
+    expect(await page.locator('[data-sandbox-widget]').count()).toBe(0);
+  });
+
+  it('says PAY_WIDGET:CLOSE_BEFORE_PAY when closed with Escape before paying, and gives the focus back', async () => {
+    await page.locator('#focus-me').focus();
+    await open('order-b3');
+    await page.keyboard.press('Escape');
+    await waitForEvents(1);
+    expect(await events()).toEqual([['close', { code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' }]]);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('focus-me');
+  });
+
+  it('runs a 3-D Secure challenge in its frame', async () => {
+    const frame = await open('order-b4');
+    await payWith(frame, '4000 0000 0000 3220');
+    await frame.getByRole('button', { name: 'Pass the challenge' }).click();
+    await waitForEvents(1);
+    expect(await events()).toMatchObject([
+      ['success', { code: 'PAY_WIDGET:TRANSACTION_SUCCESS', orderId: 'order-b4' }],
+    ]);
+  });
+
+  it('reports a request that does not add up, without opening', async () => {
+    await page.evaluate(
+      (body) => (window as unknown as { startPay(r: unknown): void }).startPay(body),
+      request('order-b5', '99.00'),
+    );
+    await waitForEvents(1);
+    expect(await events()).toMatchObject([
+      ['error', { code: 'PAY_WIDGET:INVALID_REQUEST', errors: { 'receipt.items': ['total_mismatch'] } }],
+    ]);
+    expect(await page.locator('[data-sandbox-widget]').count()).toBe(0);
+  });
+});

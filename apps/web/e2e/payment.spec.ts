@@ -1,0 +1,165 @@
+import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
+
+/** A name and an address no earlier run or project used. */
+function newCustomer(info: TestInfo, prefix: string) {
+  const run = `${Date.now().toString(36)}${info.retry}${info.project.name.slice(0, 1)}`;
+  return { email: `${prefix}-${run}@example.com`, name: `${prefix}${run}`.slice(0, 16), password: 'Firstpass1' };
+}
+
+async function register(page: Page, customer: ReturnType<typeof newCustomer>) {
+  await page.goto('/');
+  await page.getByTestId('account-button').click();
+  const modal = page.getByTestId('auth-modal');
+  await modal.getByRole('tab', { name: 'Sign up' }).click();
+  await modal.getByLabel('Name').fill(customer.name);
+  await modal.getByLabel('Email').fill(customer.email);
+  await modal.getByLabel('Password', { exact: true }).fill(customer.password);
+  await modal.getByLabel('Repeat password').fill(customer.password);
+  await modal.getByRole('checkbox').check();
+  await modal.getByRole('button', { name: 'Sign up' }).click();
+  const notice = page.getByTestId('notice-modal');
+  await expect(notice.getByRole('heading', { name: 'Registration complete' })).toBeVisible();
+  await notice.getByRole('button', { name: 'Got it' }).click();
+  await expect(notice).toBeHidden();
+  await expect(page.getByTestId('account-button')).toHaveAccessibleName('Profile');
+}
+
+const isFocused = (target: Locator) => target.evaluate((element) => element === document.activeElement);
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus, as a keyboard user walks the page; fails if it never does. */
+async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab', limit = 80) {
+  await expect(target).toBeVisible();
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await isFocused(target)) return;
+    await page.keyboard.press(key);
+  }
+  expect(await isFocused(target), `Tab never reached ${target}`).toBe(true);
+}
+
+const focusIsInside = (container: Locator) =>
+  container.evaluate((element) => element.contains(document.activeElement) && document.activeElement !== document.body);
+
+/** In-stock products of the home page, in the order shown. */
+const buyableCards = (page: Page) => page.getByTestId('product-card').filter({ has: page.locator('button:enabled') });
+
+async function expectNoHorizontalOverflow(page: Page, modal: Locator) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  const box = await modal.boundingBox();
+  const viewport = page.viewportSize();
+  expect(box).not.toBeNull();
+  expect(viewport).not.toBeNull();
+  if (!box || !viewport) return;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  // Nothing inside the modal is wider than the modal itself (a clipped field or logo row).
+  const widest = await modal.evaluate((element) =>
+    Math.max(...[...element.querySelectorAll('*')].map((child) => child.getBoundingClientRect().right)),
+  );
+  expect(widest).toBeLessThanOrEqual(box.x + box.width + 0.5);
+}
+
+test('a customer with an empty balance meets the insufficient-funds modal, keyboard only, and an empty purchase list', async ({
+  page,
+}, info) => {
+  await register(page, newCustomer(info, 'pay'));
+
+  // From here on, only the keyboard: buy the first product, open the basket, go to the checkout.
+  const card = buyableCards(page).first();
+  const name = ((await card.getByRole('heading', { level: 3 }).textContent()) ?? '').trim();
+  await tabTo(page, card.getByRole('button', { name: `Buy ${name}` }));
+  await page.keyboard.press('Enter');
+  const notification = page.getByTestId('added-notification');
+  await expect(notification).toContainText(name);
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  // Back up the page to the header's basket button (the notification closes by itself).
+  await tabTo(page, page.getByTestId('cart-button'), 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByTestId('checkout-button'));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByTestId('checkout-line')).toHaveCount(1);
+
+  // The methods are one radio group: Tab enters it, the arrows move the choice, Space keeps it.
+  const balance = page.getByRole('radio', { name: /Account balance/ });
+  await expect(page.getByTestId('payment-balance')).toContainText('BRL 0.00');
+  await tabTo(page, page.getByRole('radio').first());
+  for (let presses = 0; presses < 4 && !(await isFocused(balance)); presses += 1)
+    await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Space');
+  await expect(balance).toBeChecked();
+  await expect(page.getByTestId('payment-note')).toHaveText(/balance/);
+  const pay = page.getByRole('button', { name: /^Pay BRL/ });
+  await tabTo(page, pay);
+  await page.keyboard.press('Enter');
+
+  const modal = page.getByTestId('insufficient-modal');
+  await expect(modal.getByRole('heading', { name: 'Insufficient funds' })).toBeVisible();
+  await expect(modal).toContainText(/short of this order/);
+  const topUp = modal.getByRole('button', { name: 'Top up balance' });
+  await expect(topUp).toBeVisible();
+  await expect.poll(() => focusIsInside(modal)).toBe(true);
+  // The focus stays in the modal while it is open.
+  for (let presses = 0; presses < 4; presses += 1) {
+    await page.keyboard.press('Tab');
+    expect(await focusIsInside(modal)).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  await expect.poll(() => isFocused(pay)).toBe(true);
+
+  // Again, and this time its Top up button opens the top-up choice, which has no balance method.
+  await page.keyboard.press('Enter');
+  await expect(modal).toBeVisible();
+  await tabTo(page, topUp);
+  await page.keyboard.press('Space');
+  const methods = page.getByTestId('payment-methods-modal');
+  await expect(methods.getByRole('heading', { name: 'Top up' })).toBeVisible();
+  await expect(methods.getByRole('radio', { name: /Bank card/ })).toBeVisible();
+  await expect(methods.getByRole('radio', { name: /Account balance/ })).toHaveCount(0);
+  await expect.poll(() => focusIsInside(methods)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(methods).toBeHidden();
+
+  // The profile: the balance, its top-up button and no purchases yet.
+  await tabTo(page, page.getByTestId('account-button'));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId('profile-balance')).toHaveText('BRL 0.00');
+  await expect(page.getByRole('button', { name: 'Top up balance' })).toBeVisible();
+  await expect(page.getByTestId('purchases-empty')).toHaveText('You have not bought anything yet.');
+});
+
+test('at 320 px in pt-BR the insufficient-funds modal and the card form fit the screen', async ({ page }, info) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await register(page, newCustomer(info, 'narrow'));
+  await page.getByTestId('language-switcher').selectOption('pt-BR');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
+
+  const card = buyableCards(page).first();
+  await card.locator('button:enabled').first().click();
+  await page.getByTestId('added-notification').getByRole('button').first().waitFor();
+  await page.goto('/checkout');
+  await expect(page.getByTestId('checkout-line')).toHaveCount(1);
+
+  await page.getByTestId('payment-balance').getByRole('radio').check();
+  await page.locator('form button[type="submit"]').last().click();
+  const insufficient = page.getByTestId('insufficient-modal');
+  await expect(insufficient.getByRole('heading', { name: 'Saldo insuficiente' })).toBeVisible();
+  await expect(insufficient.getByRole('button', { name: 'Recarregar saldo' })).toBeVisible();
+  await expectNoHorizontalOverflow(page, insufficient);
+  await page.screenshot({ path: info.outputPath('insufficient-pt-BR-320.png'), fullPage: false });
+
+  // The card form, opened as a shopper opens it: the bank card method, then Pay.
+  await page.keyboard.press('Escape');
+  await expect(insufficient).toBeHidden();
+  await page.getByTestId('payment-card').getByRole('radio').check();
+  await page.locator('form button[type="submit"]').last().click();
+  const cardModal = page.getByTestId('card-modal');
+  await expect(cardModal.getByRole('heading', { name: 'Pagamento com cartão' })).toBeVisible();
+  await expectNoHorizontalOverflow(page, cardModal);
+  await page.screenshot({ path: info.outputPath('card-form-pt-BR-320.png'), fullPage: false });
+});

@@ -1,0 +1,90 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { closeAccountUi, getAccountUi } from '../../features/auth/account-ui-store.ts';
+import { readQueue } from '../../features/basket/basket-queue.ts';
+import { addToBasket } from '../../features/basket/basket-store.ts';
+import { setSession } from '../../lib/session-store.ts';
+import { fakeBasketServer } from '../../test/basket-server.ts';
+import { productFixture, userFixture } from '../../test/fixtures.ts';
+import { renderWithApp } from '../../test/render.tsx';
+import { Component as CheckoutPage, loader } from './checkout.tsx';
+
+const steam = productFixture({ id: 1, name: 'Steam 50', price: 50, price_minor: 5_000 });
+const psn = productFixture({ id: 2, name: 'PSN 20', price: 20, price_minor: 2_000 });
+
+let server: ReturnType<typeof fakeBasketServer>;
+
+beforeEach(() => {
+  server = fakeBasketServer([steam, psn]);
+  vi.stubGlobal('fetch', vi.fn(server.fetchMock));
+});
+
+afterEach(() => {
+  act(() => closeAccountUi());
+});
+
+describe('checkout page', () => {
+  it("sends the customer's queued changes and shows the server basket, before the page renders", async () => {
+    setSession('tok', userFixture({ id: 'u1', balance: 12.5 }));
+    server.lines.set(2, 1);
+    addToBasket(steam);
+    addToBasket(steam);
+    await loader();
+    expect(server.callsTo('PATCH /api/basket')).toHaveLength(1);
+    expect(readQueue().pending).toEqual([]);
+
+    renderWithApp(<CheckoutPage />, { route: '/checkout' });
+    const lines = screen.getAllByTestId('checkout-line');
+    expect(lines.map((line) => line.textContent)).toEqual([
+      expect.stringContaining('PSN 20'),
+      expect.stringContaining('Steam 50'),
+    ]);
+    expect(within(lines[1] as HTMLElement).getByText('BRL 100.00')).toBeVisible();
+    expect(screen.getByTestId('basket-total')).toHaveTextContent('BRL 120.00');
+    expect(screen.getByRole('form', { name: 'Promo code' })).toBeVisible();
+  });
+
+  it('offers the four payment methods and says plainly which cannot take a payment yet', async () => {
+    setSession('tok', userFixture({ id: 'u1', balance: 12.5 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderWithApp(<CheckoutPage />, { route: '/checkout' });
+
+    const methods = screen.getAllByRole('radio');
+    expect(methods.map((radio) => radio.closest('label')?.querySelector('span span')?.textContent)).toEqual([
+      'Bank card',
+      'Instant bank transfer',
+      'UPI',
+      'Account balance',
+    ]);
+    expect(screen.getByTestId('payment-balance')).toHaveTextContent('Your balance: BRL 12.50');
+    const pay = screen.getByRole('button', { name: /^Pay BRL\s50\.00$/ });
+    expect(pay).toBeDisabled();
+    expect(screen.getByTestId('payment-note')).toHaveTextContent('Choose how you want to pay.');
+
+    await user.click(screen.getByRole('radio', { name: /Instant bank transfer/ }));
+    expect(screen.getByTestId('payment-note')).toHaveTextContent('Instant bank transfer is not available yet');
+    expect(pay).toBeDisabled();
+    expect(pay).toHaveAccessibleDescription(/not available yet/);
+
+    await user.click(screen.getByRole('radio', { name: /Account balance/ }));
+    expect(pay).toBeEnabled();
+  });
+
+  it('asks a guest to log in and stays on the page', async () => {
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderWithApp(<CheckoutPage />, { route: '/checkout' });
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(getAccountUi().auth).toEqual({ tab: 'login', stay: true });
+    expect(screen.queryByTestId('checkout-line')).toBeNull();
+  });
+
+  it('has a way back to the shop when the basket is empty', () => {
+    setSession('tok', userFixture({ id: 'u1' }));
+    renderWithApp(<CheckoutPage />, { route: '/checkout' });
+    expect(screen.getByRole('heading', { name: 'Your basket is empty' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Go shopping' })).toBeVisible();
+  });
+});

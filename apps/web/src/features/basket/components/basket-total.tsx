@@ -1,0 +1,40 @@
+import { STORE_CURRENCY } from '@store/contract';
+import { formatPrice } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
+import type { BasketLine } from '../basket-store.ts';
+import { type AppliedPromo, basketTotals } from '../promo-store.ts';
+import styles from './basket-total.module.css';
+
+/**
+ * The total; with a promo code, SPEC.md section 4's applied state: the original struck through and
+ * the discounted total, recomputed from the lines on every change.
+ */
+export function BasketTotal({
+  lines,
+  promo,
+  label,
+}: {
+  lines: readonly BasketLine[];
+  promo: AppliedPromo | null;
+  label?: string;
+}) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { totalMinor, payMinor } = basketTotals(lines, promo);
+  const price = (minor: number) => formatPrice(minor / 100, STORE_CURRENCY, locale);
+  return (
+    <div className={styles.total}>
+      <span>{label ?? t('basket.total')}</span>
+      <span className={styles.amounts}>
+        {promo && (
+          <s className={styles.original} data-testid="basket-total-original">
+            <span className="visually-hidden">{t('promo.originalTotal')} </span>
+            {price(totalMinor)}
+          </s>
+        )}
+        <strong data-testid="basket-total">{price(payMinor)}</strong>
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { OrderSummary } from '@store/contract';
+import { formatPrice } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
+import styles from './order-page.module.css';
+
+/** The order's number, state and total, as the confirmation and failure pages head them. */
+export function OrderSummaryLine({ order }: { order: OrderSummary }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <p className={styles.muted} data-testid="order-summary">
+      {t('orderPage.order', { id: order.id.slice(0, 8) })} · {t(`orderPage.status.${order.status}`)} ·{' '}
+      {t('orderPage.total', { amount: formatPrice(order.total, order.currency, locale) })}
+    </p>
+  );
+}

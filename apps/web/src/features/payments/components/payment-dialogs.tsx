@@ -1,0 +1,223 @@
+import { STORE_CURRENCY } from '@store/contract';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { CheckIcon, CloseIcon } from '../../../components/ui/icons.tsx';
+import { formatPrice } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/use-locale.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
+import modalStyles from '../../auth/components/modal.module.css';
+import { Modal } from '../../auth/components/modal.tsx';
+import { PROFILE_PATH } from '../../auth/private-paths.ts';
+import { useBasket } from '../../basket/hooks/use-basket.ts';
+import { basketTotals, usePromo } from '../../basket/promo-store.ts';
+import {
+  closePaymentDialog,
+  openPaymentDialog,
+  type PaymentDialog,
+  type PaymentMode,
+  usePaymentDialog,
+} from '../payment-ui-store.ts';
+import { CardForm } from './card-form.tsx';
+import { MethodChoice } from './method-choice.tsx';
+import styles from './payments.module.css';
+import { ProcessingDialog } from './processing-dialog.tsx';
+import { ReturnHandler } from './return-handler.tsx';
+
+const onClosed = (close: () => void) => (open: boolean) => {
+  if (!open) close();
+};
+
+/** SPEC.md section 2: "Payment method selection (title Pay, or Top up for balance)". */
+function MethodsDialog({ mode }: { mode: PaymentMode }) {
+  const { t } = useTranslation();
+  const title = mode === 'balance' ? t('payment.methods.topUpTitle') : t('payment.methods.title');
+  return (
+    <Modal
+      open
+      onOpenChange={onClosed(closePaymentDialog)}
+      title={title}
+      description={t(`payment.methods.${mode}Text`)}
+      showDescription
+      testId="payment-methods-modal"
+    >
+      <MethodChoice mode={mode} />
+    </Modal>
+  );
+}
+
+/** SPEC.md section 8: "Insufficient balance: modal Недостаточно средств with Top up balance". */
+function InsufficientDialog({ shortMinor }: { shortMinor: number }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Modal
+      open
+      onOpenChange={onClosed(closePaymentDialog)}
+      title={t('payment.insufficient.title')}
+      description={t('payment.insufficient.text', { amount: formatPrice(shortMinor / 100, STORE_CURRENCY, locale) })}
+      showDescription
+      centered
+      testId="insufficient-modal"
+    >
+      <span className={`${modalStyles.icon} ${modalStyles.iconDanger}`} aria-hidden="true">
+        <CloseIcon size={28} />
+      </span>
+      <button
+        type="button"
+        className={modalStyles.ok}
+        onClick={() => openPaymentDialog({ kind: 'methods', mode: 'balance' })}
+      >
+        {t('payment.insufficient.topUp')}
+      </button>
+    </Modal>
+  );
+}
+
+/** SPEC.md section 2: payment success, with links to the profile; and the balance top-up success. */
+function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp?: boolean }) {
+  const { t } = useTranslation();
+  const key = topUp ? 'payment.topUpSuccess' : 'payment.success';
+  return (
+    <Modal
+      open
+      onOpenChange={onClosed(closePaymentDialog)}
+      title={t(`${key}.title`)}
+      description={t(`${key}.text`)}
+      showDescription
+      centered
+      testId={topUp ? 'topup-success-modal' : 'payment-success-modal'}
+    >
+      <span className={modalStyles.icon} aria-hidden="true">
+        <CheckIcon size={28} />
+      </span>
+      <div className={styles.actions}>
+        {orderId && !topUp && (
+          <Link className={styles.secondaryLink} to={`/payment-confirm/${orderId}`} onClick={closePaymentDialog}>
+            {t('payment.success.codes')}
+          </Link>
+        )}
+        <Link className={modalStyles.ok} to={PROFILE_PATH} onClick={closePaymentDialog}>
+          {t('payment.success.profile')}
+        </Link>
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * SPEC.md section 4 "Payment error modal": Try again reopens the payment choice on Index; closing it
+ * goes home.
+ */
+function ErrorDialog() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => {
+        if (open) return;
+        closePaymentDialog();
+        navigate('/');
+      }}
+      title={t('payment.error.title')}
+      description={t('payment.error.text')}
+      showDescription
+      centered
+      testId="payment-error-modal"
+    >
+      <span className={`${modalStyles.icon} ${modalStyles.iconDanger}`} aria-hidden="true">
+        <CloseIcon size={28} />
+      </span>
+      <button
+        type="button"
+        className={modalStyles.ok}
+        onClick={() => {
+          navigate('/');
+          openPaymentDialog({ kind: 'methods', mode: 'purchase' });
+        }}
+      >
+        {t('payment.error.retry')}
+      </button>
+    </Modal>
+  );
+}
+
+/** SPEC.md section 2's card payment modal ("Оплата картой"). */
+function CardDialog({ mode }: { mode: PaymentMode }) {
+  const { t } = useTranslation();
+  const lines = useBasket();
+  const promo = usePromo();
+  return (
+    <Modal
+      open
+      onOpenChange={onClosed(closePaymentDialog)}
+      title={t('cardForm.title')}
+      description={t('cardForm.description')}
+      showDescription
+      testId="card-modal"
+    >
+      <CardForm mode={mode} payMinor={basketTotals(lines, promo).payMinor} />
+    </Modal>
+  );
+}
+
+function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
+  switch (dialog.kind) {
+    case 'methods':
+      return <MethodsDialog mode={dialog.mode} />;
+    case 'insufficient':
+      return <InsufficientDialog shortMinor={dialog.shortMinor} />;
+    case 'card':
+      return <CardDialog mode={dialog.mode} />;
+    case 'processing':
+      return <ProcessingDialog orderId={dialog.orderId} topUp={dialog.topUp ?? false} />;
+    case 'success':
+      return <SuccessDialog orderId={dialog.orderId} />;
+    case 'topupSuccess':
+      return <SuccessDialog topUp />;
+    case 'error':
+      return <ErrorDialog />;
+  }
+}
+
+/**
+ * The dialogs open from the store, not from a Radix trigger, so Radix has nowhere to put the focus
+ * back when they close and leaves it on the page. The element that had it when the first dialog of a
+ * run opened gets it back once the last one closes (WCAG 2.4.3).
+ */
+function useFocusReturn(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  // A layout effect, so the focus is read before the dialog's focus scope (a passive effect) moves it.
+  useLayoutEffect(() => {
+    if (open && !opener.current && document.activeElement instanceof HTMLElement) {
+      opener.current = document.activeElement;
+    }
+  }, [open]);
+  useEffect(() => {
+    if (open || !opener.current) return;
+    const target = opener.current;
+    opener.current = null;
+    // After Radix's own return of the focus, which it makes on a timer once the dialog is gone.
+    const timer = window.setTimeout(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost && target.isConnected) target.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [open]);
+}
+
+/**
+ * Every payment dialog, in one chunk loaded the first time one is asked for, and the handling of
+ * Index's return-from-payment parameters.
+ */
+export default function PaymentDialogs() {
+  const dialog = usePaymentDialog();
+  const { pathname } = useLocation();
+  useFocusReturn(dialog !== null);
+  return (
+    <>
+      {pathname === '/' && <ReturnHandler />}
+      {dialog && <CurrentDialog dialog={dialog} />}
+    </>
+  );
+}

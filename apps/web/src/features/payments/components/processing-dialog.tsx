@@ -1,0 +1,72 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../../lib/api-client.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { useTranslation } from '../../../lib/use-translation.tsx';
+import { refreshSession } from '../../auth/api/get-user.ts';
+import modalStyles from '../../auth/components/modal.module.css';
+import { refreshBasket } from '../../basket/basket-sync.ts';
+import { usePaymentStatus } from '../api/get-payment-status.ts';
+import { openPaymentDialog } from '../payment-ui-store.ts';
+import styles from './payments.module.css';
+
+/** A refusal that polling again cannot change (a malformed or someone else's order); 429 can. */
+const isFinal = (error: unknown) =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
+
+/**
+ * SPEC.md section 4 "Return from payment": the order's status is polled every second; `init` keeps
+ * this dialog open, `error` opens the error modal, anything else is a success: the basket reloaded,
+ * the shopper on Index with the success modal (the top-up's own for a top-up).
+ */
+function useReturnStatus(orderId: string, topUp: boolean) {
+  const navigate = useNavigate();
+  const status = usePaymentStatus(orderId);
+  const value = status.data?.status;
+  const failed = isFinal(status.error);
+  useEffect(() => {
+    if (failed || value === 'error') {
+      openPaymentDialog({ kind: 'error' });
+      return;
+    }
+    if (value === undefined || value === 'init') return;
+    void refreshBasket();
+    void refreshSession();
+    void queryClient.invalidateQueries({ queryKey: ['balance'] });
+    navigate('/', { replace: true });
+    openPaymentDialog(topUp ? { kind: 'topupSuccess' } : { kind: 'success', orderId });
+  }, [value, failed, orderId, topUp, navigate]);
+}
+
+function ReturnPoller({ orderId, topUp }: { orderId: string; topUp: boolean }) {
+  useReturnStatus(orderId, topUp);
+  return null;
+}
+
+/**
+ * SPEC.md section 2 "Payment processing": the text to wait and not close the browser, and no close
+ * button; Escape and an outside click do not close it either.
+ */
+export function ProcessingDialog({ orderId, topUp }: { orderId?: string | undefined; topUp: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog.Root open>
+      <Dialog.Portal>
+        <Dialog.Overlay className={modalStyles.overlay} />
+        <Dialog.Content
+          className={`${modalStyles.dialog} ${modalStyles.centered}`}
+          data-testid="payment-processing-modal"
+          onEscapeKeyDown={(event) => event.preventDefault()}
+          onPointerDownOutside={(event) => event.preventDefault()}
+          onInteractOutside={(event) => event.preventDefault()}
+        >
+          <span className={styles.spinner} aria-hidden="true" />
+          <Dialog.Title className={modalStyles.title}>{t('payment.processing.title')}</Dialog.Title>
+          <Dialog.Description className={modalStyles.text}>{t('payment.processing.text')}</Dialog.Description>
+          {orderId && <ReturnPoller orderId={orderId} topUp={topUp} />}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,191 @@
+import { USER_REFRESH_AFTER_SPEND_MS } from '@store/contract';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Component as CheckoutPage } from '../../app/routes/checkout.tsx';
+import { setSession } from '../../lib/session-store.ts';
+import { fakeBasketServer } from '../../test/basket-server.ts';
+import { productFixture, userFixture } from '../../test/fixtures.ts';
+import { renderWithApp } from '../../test/render.tsx';
+import { addToBasket, getBasket } from '../basket/basket-store.ts';
+import PaymentDialogs from './components/payment-dialogs.tsx';
+import { closePaymentDialog } from './payment-ui-store.ts';
+import { REPORTED_ORDERS_STORAGE_KEY, reportPurchaseOnce } from './purchase-analytics.ts';
+
+const ORDER_ID = '0b6f3c2e-8a57-4c1e-9d5e-2f7f3a1b9c44';
+const steam = productFixture({ id: 1, name: 'Steam 50', price: 50, price_minor: 5_000 });
+
+let server: ReturnType<typeof fakeBasketServer>;
+let spendReply: { status: number; body: unknown };
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeEach(() => {
+  server = fakeBasketServer([steam]);
+  spendReply = {
+    status: 200,
+    body: {
+      order_id: ORDER_ID,
+      status: 'fulfilled',
+      total_minor: 5_000,
+      refunded_minor: 0,
+      balance: 70,
+      balance_minor: 7_000,
+    },
+  };
+  window.dataLayer = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      const answer = await server.fetchMock(input, init);
+      if (url.pathname === '/api/orders/create') {
+        return json(200, {
+          order_id: ORDER_ID,
+          total_price: 50,
+          total_minor: 5_000,
+          currency: 'BRL',
+          type: 'spending',
+          status: 'created',
+          expires_at: null,
+        });
+      }
+      if (url.pathname === '/api/payment/spending-balance-handle') {
+        if (spendReply.status === 200) server.lines.clear();
+        return json(spendReply.status, spendReply.body);
+      }
+      if (url.pathname === '/api/user')
+        return json(200, { user: userFixture({ id: 'u1', balance: 70, balance_minor: 7_000 }) });
+      return answer;
+    }),
+  );
+});
+
+afterEach(() => {
+  act(() => closePaymentDialog());
+  vi.useRealTimers();
+});
+
+function renderCheckout() {
+  return renderWithApp(
+    <>
+      <CheckoutPage />
+      <PaymentDialogs />
+    </>,
+    { route: '/checkout' },
+  );
+}
+
+async function payFromBalance(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('radio', { name: /Account balance/ }));
+  expect(screen.getByTestId('payment-note')).toHaveTextContent('paid from your account balance');
+  await user.click(screen.getByRole('button', { name: /^Pay BRL\s50\.00$/ }));
+}
+
+describe('paying from the balance', () => {
+  it('opens the insufficient-funds modal when the balance is short, and its button opens the top-up choice', async () => {
+    setSession('tok', userFixture({ id: 'u1', balance: 12.5, balance_minor: 1_250 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderCheckout();
+    await payFromBalance(user);
+
+    const modal = await screen.findByTestId('insufficient-modal');
+    expect(within(modal).getByRole('heading', { name: 'Insufficient funds' })).toBeVisible();
+    expect(modal).toHaveTextContent('BRL 37.50 short');
+    expect(server.callsTo('POST /api/orders/create')).toEqual([]);
+
+    await user.click(within(modal).getByRole('button', { name: 'Top up balance' }));
+    const methods = await screen.findByTestId('payment-methods-modal');
+    expect(within(methods).getByRole('heading', { name: 'Top up' })).toBeVisible();
+    expect(within(methods).queryByRole('radio', { name: /Account balance/ })).toBeNull();
+    expect(within(methods).getByRole('radio', { name: /Bank card/ })).toBeVisible();
+  });
+
+  it('creates a spending order with the promo code, spends it, reloads the basket, shows success and refreshes the user later', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    setSession('tok', userFixture({ id: 'u1', balance: 120, balance_minor: 12_000 }));
+    addToBasket(steam);
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderCheckout();
+    await payFromBalance(user);
+
+    const modal = await screen.findByTestId('payment-success-modal');
+    expect(within(modal).getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    expect(within(modal).getByRole('link', { name: 'Go to profile' })).toHaveAttribute('href', '/profile');
+    expect(within(modal).getByRole('link', { name: 'Show my codes' })).toHaveAttribute(
+      'href',
+      `/payment-confirm/${ORDER_ID}`,
+    );
+
+    const [create] = server.callsTo('POST /api/orders/create');
+    expect(create?.search).toBe('?type=spending');
+    expect(create?.body).toEqual({ type: 'spending' });
+    expect(server.callsTo('POST /api/payment/spending-balance-handle').map((call) => call.search)).toEqual([
+      `?orderId=${ORDER_ID}`,
+    ]);
+    // The basket is the server's again: the bought line is gone.
+    await waitFor(() => expect(getBasket()).toEqual([]));
+
+    const purchases = (window.dataLayer ?? []).filter((event) => event.event === 'purchase');
+    expect(purchases).toEqual([
+      {
+        event: 'purchase',
+        ecommerce: expect.objectContaining({ transaction_id: ORDER_ID, value: 50, currency: 'BRL', shipping: 0 }),
+      },
+    ]);
+
+    expect(server.callsTo('GET /api/user')).toEqual([]);
+    await act(() => vi.advanceTimersByTimeAsync(USER_REFRESH_AFTER_SPEND_MS));
+    await waitFor(() => expect(server.callsTo('GET /api/user')).toHaveLength(1));
+  });
+
+  it('opens the insufficient-funds modal when the server finds the balance short', async () => {
+    spendReply = { status: 422, body: { message: 'Short', errors: { balance: ['validation.insufficientFunds'] } } };
+    setSession('tok', userFixture({ id: 'u1', balance: 120, balance_minor: 12_000 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderCheckout();
+    await payFromBalance(user);
+    expect(await screen.findByTestId('insufficient-modal')).toBeVisible();
+  });
+
+  it('shows the payment error modal on a failure: Try again reopens the choice on Index, closing goes home', async () => {
+    spendReply = { status: 500, body: { message: 'Internal error' } };
+    setSession('tok', userFixture({ id: 'u1', balance: 120, balance_minor: 12_000 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderCheckout();
+    await payFromBalance(user);
+
+    let modal = await screen.findByTestId('payment-error-modal');
+    expect(within(modal).getByRole('heading', { name: 'Something went wrong!' })).toBeVisible();
+    expect(modal).toHaveTextContent('Please try making the payment again.');
+    await user.click(within(modal).getByRole('button', { name: 'Try again' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    const methods = await screen.findByTestId('payment-methods-modal');
+    expect(within(methods).getByRole('heading', { name: 'Pay' })).toBeVisible();
+    expect(within(methods).getByRole('radio', { name: /Account balance/ })).toBeVisible();
+
+    // Paid again from the modal, failing again; this time the modal is closed.
+    await user.click(within(methods).getByRole('radio', { name: /Account balance/ }));
+    await user.click(within(methods).getByRole('button', { name: /^Pay/ }));
+    modal = await screen.findByTestId('payment-error-modal');
+    await user.click(within(modal).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByTestId('payment-error-modal')).toBeNull();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+});
+
+describe('the purchase event', () => {
+  it('is pushed once per order, even when asked again (a reload of the confirmation)', () => {
+    window.dataLayer = [];
+    const order = { id: ORDER_ID, value: 50, currency: 'BRL' };
+    const items = [{ id: 1, name: 'Steam 50', category: 'steam', price: 50, quantity: 1 }];
+    expect(reportPurchaseOnce(order, items)).toBe(true);
+    expect(reportPurchaseOnce(order, items)).toBe(false);
+    expect(window.dataLayer.filter((event) => event.event === 'purchase')).toHaveLength(1);
+    expect(JSON.parse(localStorage.getItem(REPORTED_ORDERS_STORAGE_KEY) ?? '[]')).toEqual([ORDER_ID]);
+  });
+});

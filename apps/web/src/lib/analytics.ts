@@ -1,0 +1,11 @@
+declare global {
+  interface Window {
+    dataLayer?: Record<string, unknown>[];
+  }
+}
+
+/** SPEC.md section 7: the store reports registration, checkout and purchase to the tag manager's data layer. */
+export function pushAnalytics(event: Record<string, unknown>) {
+  window.dataLayer = window.dataLayer ?? [];
+  window.dataLayer.push(event);
+}

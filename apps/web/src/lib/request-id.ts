@@ -1,0 +1,13 @@
+/**
+ * A random UUID naming a request the server must apply once (a basket flush or merge). randomUUID
+ * exists only in secure contexts; a shop opened over plain HTTP on a local address still needs ids,
+ * so the same version-4 layout is built from getRandomValues there.
+ */
+export function newRequestId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

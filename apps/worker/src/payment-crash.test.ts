@@ -1,0 +1,244 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import {
+  createBullQueue,
+  createLedgerService,
+  createOrderService,
+  createPaymentEventIntake,
+  createPromoService,
+} from '@store/core';
+import { dropTestQueue, eventually } from '@store/core/testing';
+import { createCodeCipher } from '@store/db';
+import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+if (!databaseUrl || !redisUrl) {
+  console.warn('DATABASE_URL or REDIS_URL is not set: the worker is NOT killed mid-fulfilment here (CI sets both).');
+}
+
+const workerDir = fileURLToPath(new URL('..', import.meta.url));
+const cipher = createCodeCipher('7e'.repeat(32));
+
+interface WorkerProcess {
+  child: ChildProcess;
+  log: string[];
+}
+
+describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils a paid order', () => {
+  const prefix = `test-pay-crash-${randomUUID()}`;
+  let database: TestDatabase;
+  const workers: WorkerProcess[] = [];
+  let releaseCustomer: (() => void) | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    releaseCustomer?.();
+    for (const worker of workers) await kill(worker);
+    await dropTestQueue(redisUrl!, prefix);
+    await database?.cleanup();
+  });
+
+  function startWorkerProcess(): WorkerProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: workerDir,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: database.url,
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: prefix,
+        SMTP_URL: '',
+        SANDBOX_URL: '',
+        // Everything that waits for a dead worker, shortened so the test takes seconds, not minutes.
+        JOB_LOCK_MS: '1000',
+        PAYMENTS_SWEEP_INTERVAL_MS: '500',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const worker = { child, log: [] as string[] };
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => worker.log.push(...chunk.split('\n').filter(Boolean)));
+    }
+    workers.push(worker);
+    return worker;
+  }
+
+  async function kill(worker: WorkerProcess, signal: NodeJS.Signals = 'SIGKILL') {
+    const { child } = worker;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Database sessions of this test's database waiting for a row lock. */
+  async function waitingForLocks(): Promise<number> {
+    const [row] = await database.prisma.$queryRaw<Array<{ count: bigint }>>`
+      SELECT count(*) AS count FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    return Number(row?.count ?? 0);
+  }
+
+  /** A customer, 2 codes of a product in the basket, the order, and the store's card payment for it. */
+  async function paidOrder() {
+    const db = database.prisma;
+    const [category, country, currency] = await Promise.all([
+      db.category.create({ data: { slug: `crash-${randomUUID()}`, name: 'Crash', formattedName: 'Crash' } }),
+      db.country.create({ data: { code: 'BR', name: 'Brazil' } }),
+      db.currency.create({ data: { codeName: 'BRL' } }),
+    ]);
+    const user = await db.user.create({
+      data: { email: `crash.${randomUUID()}@example.com`, name: 'Crash', passwordHash: 'x' },
+    });
+    const product = await db.product.create({
+      data: {
+        categoryId: category.id,
+        countryId: country.id,
+        nominalCurrencyId: currency.id,
+        name: 'Crash Card',
+        nominalMinor: 1_000,
+        priceMinor: 1_000,
+      },
+    });
+    const codes = Array.from({ length: 3 }, () => `CRASH-${randomBytes(6).toString('hex')}`);
+    await db.productCode.createMany({
+      data: codes.map((code) => ({
+        productId: product.id,
+        ciphertext: cipher.encrypt(code),
+        codeDigest: cipher.digest(code),
+      })),
+    });
+    await db.basketLine.create({ data: { userId: user.id, productId: product.id, quantity: 2 } });
+    const orders = createOrderService({
+      db,
+      promo: createPromoService({ db }),
+      publicUrl: 'http://localhost:3000',
+    });
+    const order = await orders.createOrder(user.id, { type: 'purchase' });
+    const payment = await db.payment.create({
+      data: {
+        orderId: order.order_id,
+        provider: 'sandbox',
+        method: 'CARD',
+        amountMinor: order.total_minor,
+        currency: 'BRL',
+        providerPaymentId: 'pay_crash',
+      },
+    });
+    return { userId: user.id, orderId: order.order_id, totalMinor: order.total_minor, paymentId: payment.id };
+  }
+
+  it('is delivered once when a worker runs again: the sweep brings back the job that died with them', {
+    timeout: 90_000,
+  }, async () => {
+    const started = Date.now();
+    const db = database.prisma;
+    const order = await paidOrder();
+
+    // The callback was verified and stored by the API, which enqueued its job.
+    const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
+    let eventId: string;
+    try {
+      const intake = createPaymentEventIntake({ db, queue });
+      const received = await intake.receiveCallback({
+        provider: 'sandbox',
+        eventId: 'evt_crash',
+        type: 'payment.succeeded',
+        occurredAt: new Date(),
+        providerPaymentId: 'pay_crash',
+        orderId: order.orderId,
+        method: 'card',
+        status: 'succeeded',
+        amountMinor: order.totalMinor,
+        currency: 'BRL',
+        refundedMinor: 0,
+        failureReason: null,
+        card: { brand: 'visa', last4: '4242' },
+        version: 2,
+        payload: null,
+      });
+      eventId = received.eventId as string;
+      await eventually(
+        async () => (await queue.enqueue({ kind: 'payment.event', eventId }, { jobId: eventId })) === 'already-queued',
+      );
+    } finally {
+      await queue.close();
+    }
+
+    // The customer's row is held here: fulfilment takes it after marking the order paid and before
+    // claiming codes, so each worker stops there, mid-transaction, until it is killed.
+    let holding: Promise<unknown> | undefined;
+    const held = new Promise<void>((resolve) => {
+      holding = db.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${order.userId}::uuid FOR UPDATE`;
+          resolve();
+          await new Promise<void>((release) => {
+            releaseCustomer = release;
+          });
+        },
+        { timeout: 80_000, maxWait: 10_000 },
+      );
+    });
+    await held;
+
+    const first = startWorkerProcess();
+    await eventually(async () => (await waitingForLocks()) >= 1, 30_000);
+    await kill(first);
+    // BullMQ finds the job stalled and hands it to the next worker, which waits behind the first one's
+    // transaction (still open in the database until the lock lets it find its client gone).
+    const second = startWorkerProcess();
+    await eventually(async () => (await waitingForLocks()) >= 2, 30_000);
+    await kill(second);
+
+    releaseCustomer?.();
+    await holding;
+    // Both killed transactions roll back: the order is not paid, no code is sold.
+    await eventually(async () => (await waitingForLocks()) === 0, 15_000);
+    expect(await db.order.findUniqueOrThrow({ where: { id: order.orderId } })).toMatchObject({
+      status: 'CREATED',
+      paymentId: null,
+    });
+    expect(await db.productCode.count({ where: { orderLineId: { not: null } } })).toBe(0);
+    expect(await db.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({ processedAt: null });
+
+    // Stalled twice, the job failed for good; the third worker's sweep queues the event again.
+    const third = startWorkerProcess();
+    await eventually(
+      async () => (await db.order.findUniqueOrThrow({ where: { id: order.orderId } })).status === 'FULFILLED',
+      30_000,
+    );
+    expect(await db.order.findUniqueOrThrow({ where: { id: order.orderId } })).toMatchObject({
+      paymentId: order.paymentId,
+    });
+    expect(await db.productCode.count({ where: { orderLine: { orderId: order.orderId } } })).toBe(2);
+    expect(await db.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({
+      outcome: 'completed',
+    });
+    expect(await db.outboundEmail.count({ where: { template: 'order-receipt' } })).toBe(1);
+    expect(await createLedgerService({ db }).findBalanceMismatches()).toEqual([]);
+
+    const log = third.log.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { msg?: string; eventIds?: string[] }];
+      } catch {
+        return [];
+      }
+    });
+    expect(log.some((entry) => entry.eventIds?.includes(eventId))).toBe(true);
+
+    await kill(third, 'SIGTERM');
+    expect(third.child.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(90_000);
+  });
+});

@@ -1,0 +1,385 @@
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dropTestQueue, signCallback } from '@store/core/testing';
+import { createCodeCipher, createDatabase } from '@store/db';
+import pg from 'pg';
+
+/**
+ * bench/checkout: the checkout on PostgreSQL and Redis against a bare Fastify + pg baseline doing the
+ * same writes, in one run. 50 customers at once, each a distinct customer drawn at random with a
+ * product drawn at random in the basket, go through: create the order, open the payment (the
+ * widget), the provider's signed callback, then poll until the codes are shown. Measured: order
+ * creation, the callback's acknowledgement, and paid (callback sent) -> codes visible.
+ *
+ *   DATABASE_URL=postgresql://... REDIS_URL=redis://... pnpm --filter @store/bench checkout
+ *
+ * Env: BENCH_ORDERS (1000 a side), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100).
+ * The flows are stateful (each step needs the order the one before made), so a small driver makes the
+ * requests rather than autocannon, which repeats fixed requests; latencies are measured per step.
+ */
+const adminUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+if (!adminUrl || !redisUrl) {
+  console.error('bench/checkout needs DATABASE_URL and REDIS_URL; it creates its own database and queue prefix.');
+  process.exit(2);
+}
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100);
+const TARGETS = { createP95: 100, ackP99: 50, visibleP95: 1_000 };
+/** The browser polls every second; the benchmark every 100 ms, fine enough for a 1 s target without drowning the store in polls. */
+const POLL_MS = 100;
+const VISIBLE_TIMEOUT_MS = 30_000;
+const STORE_PORT = 3911;
+const BASELINE_PORT = 3912;
+
+const benchUrl = new URL(adminUrl);
+benchUrl.pathname = '/store_bench_checkout';
+const codeKey = randomBytes(32).toString('hex');
+const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+const queuePrefix = `bench-checkout-${randomBytes(4).toString('hex')}`;
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Customer {
+  userId: string;
+  sessionId: string;
+  token?: string;
+}
+
+/** A fresh database: products with codes enough for every order, customers with one product each in the basket. */
+async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Customer[] }> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS store_bench_checkout WITH (FORCE)');
+  await admin.query('CREATE DATABASE store_bench_checkout');
+  await admin.end();
+  const database = await createDatabase({ databaseUrl: benchUrl.toString() });
+  const db = database.prisma;
+  const cipher = createCodeCipher(codeKey);
+  const [category, country, currency] = await Promise.all([
+    db.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
+    db.country.create({ data: { code: 'BR', name: 'Brazil' } }),
+    db.currency.create({ data: { codeName: 'BRL' } }),
+  ]);
+  const codesPerProduct = Math.ceil((ORDERS * 2 * 1.5) / PRODUCTS);
+  const products: number[] = [];
+  for (let index = 0; index < PRODUCTS; index++) {
+    const product = await db.product.create({
+      data: {
+        categoryId: category.id,
+        countryId: country.id,
+        nominalCurrencyId: currency.id,
+        name: `Bench Card ${index}`,
+        nominalMinor: 1_000,
+        priceMinor: 1_000 + index * 10,
+      },
+    });
+    products.push(product.id);
+    await db.productCode.createMany({
+      data: Array.from({ length: codesPerProduct }, () => {
+        const code = `BENCH-${randomBytes(8).toString('hex')}`;
+        return { productId: product.id, ciphertext: cipher.encrypt(code), codeDigest: cipher.digest(code) };
+      }),
+    });
+  }
+  const customers: Customer[] = Array.from({ length: ORDERS * 2 }, () => ({
+    userId: randomUUID(),
+    sessionId: randomUUID(),
+  }));
+  await db.user.createMany({
+    data: customers.map((customer, index) => ({
+      id: customer.userId,
+      email: `bench.${index}@example.com`,
+      name: `Bench${index}`,
+      passwordHash: 'not-a-hash',
+    })),
+  });
+  await db.session.createMany({
+    data: customers.map((customer) => ({
+      id: customer.sessionId,
+      userId: customer.userId,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    })),
+  });
+  await db.basketLine.createMany({
+    data: customers.map((customer) => ({
+      userId: customer.userId,
+      productId: products[Math.floor(Math.random() * products.length)] as number,
+      quantity: 1,
+    })),
+  });
+  await db.$executeRawUnsafe('ANALYZE');
+  await database.close();
+  // Drawn at random, each customer once.
+  customers.sort(() => Math.random() - 0.5);
+  return { store: customers.slice(0, ORDERS), baseline: customers.slice(ORDERS) };
+}
+
+const serverEnv = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: benchUrl.toString(),
+  BENCH_DATABASE_URL: benchUrl.toString(),
+  REDIS_URL: redisUrl,
+  QUEUE_PREFIX: queuePrefix,
+  // Production refuses guessable secrets; the benchmark's are thrown away with its run.
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  CODE_ENCRYPTION_KEY: codeKey,
+  SANDBOX_API_KEY: randomBytes(32).toString('hex'),
+  PAYMENTS_WEBHOOK_SECRETS: webhookSecret,
+  PUBLIC_URL: `http://127.0.0.1:${STORE_PORT}`,
+  // One client hammers from one address; the presets would otherwise stop it within a second.
+  RATE_LIMIT_SCALE: '100000',
+  WEB_DIST: '/nonexistent',
+  SEED_DEMO: 'false',
+  WORKER_CONCURRENCY: '8',
+};
+
+function start(script: string, port: number): Promise<ChildProcess> {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), {
+    env: { ...process.env, ...serverEnv, BENCH_PORT: String(port) },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** The real worker (apps/worker), as `pnpm --filter @store/worker start` runs it. */
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: `${repoRoot}apps/worker`,
+    env: { ...process.env, ...serverEnv, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      if (chunk.includes('worker ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function signTokens(store: ChildProcess, customers: Customer[]): Promise<void> {
+  return new Promise((resolve) => {
+    store.once('message', (message: { tokens: string[] }) => {
+      message.tokens.forEach((token, index) => {
+        (customers[index] as Customer).token = token;
+      });
+      resolve();
+    });
+    store.send({ sign: customers.map(({ userId, sessionId }) => ({ userId, sessionId })) });
+  });
+}
+
+interface Timings {
+  create: number[];
+  ack: number[];
+  visible: number[];
+  failures: string[];
+}
+
+/** How the driver reaches one side: the store's API, or the baseline's bare routes. */
+interface Side {
+  name: string;
+  base: string;
+  headers: (customer: Customer) => Record<string, string>;
+  paths: { create: string; pay: string; callback: string; status: string; confirm: (orderId: string) => string };
+  codesIn: (body: unknown) => number;
+}
+
+async function post(url: string, headers: Record<string, string>, body: string) {
+  const response = await fetch(url, { method: 'POST', headers, body });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function flow(side: Side, customer: Customer, timings: Timings) {
+  const json = { ...side.headers(customer), 'content-type': 'application/json' };
+  let started = performance.now();
+  const created = await post(`${side.base}${side.paths.create}`, json, JSON.stringify({ type: 'purchase' }));
+  timings.create.push(performance.now() - started);
+  if (created.status !== 201) throw new Error(`order creation answered ${created.status}`);
+  const orderId = String(created.json.order_id);
+  const amountMinor = Number(created.json.total_minor);
+  const opened = await post(`${side.base}${side.paths.pay}`, json, JSON.stringify({ type: 'purchase', orderId }));
+  if (opened.status !== 200) throw new Error(`opening the payment answered ${opened.status}`);
+
+  const at = new Date().toISOString();
+  const body = JSON.stringify({
+    type: 'payment.succeeded',
+    timestamp: at,
+    data: {
+      id: `pay_${randomBytes(12).toString('hex')}`,
+      order_id: orderId,
+      method: 'widget',
+      status: 'succeeded',
+      amount_minor: amountMinor,
+      currency: 'BRL',
+      refunded_minor: 0,
+      failure_reason: null,
+      card: { brand: 'visa', last4: '4242' },
+      version: 2,
+      created_at: at,
+      updated_at: at,
+    },
+  });
+  const id = `evt_${randomBytes(12).toString('hex')}`;
+  started = performance.now();
+  const paid = await fetch(`${side.base}${side.paths.callback}`, {
+    method: 'POST',
+    headers: signCallback(webhookSecret, body, { id }),
+    body,
+  });
+  await paid.text();
+  timings.ack.push(performance.now() - started);
+  if (paid.status !== 200) throw new Error(`the callback answered ${paid.status}`);
+
+  for (;;) {
+    const status = await post(`${side.base}${side.paths.status}`, json, JSON.stringify({ orderId }));
+    if (status.json.status === 'success') break;
+    if (performance.now() - started > VISIBLE_TIMEOUT_MS) throw new Error('codes not visible in 30 s');
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  const shown = await fetch(`${side.base}${side.paths.confirm(orderId)}`, { headers: side.headers(customer) });
+  const codes = side.codesIn(await shown.json());
+  timings.visible.push(performance.now() - started);
+  if (codes < 1) throw new Error('the order shows no code');
+}
+
+async function drive(side: Side, customers: Customer[]): Promise<Timings> {
+  const timings: Timings = { create: [], ack: [], visible: [], failures: [] };
+  let next = 0;
+  const customerLoop = async () => {
+    while (next < customers.length) {
+      const customer = customers[next++] as Customer;
+      await flow(side, customer, timings).catch((error: unknown) => {
+        timings.failures.push(error instanceof Error ? error.message : String(error));
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, customerLoop));
+  return timings;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
+}
+
+const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
+
+async function main() {
+  const customers = await prepareDatabase();
+  console.log(
+    `checkout: ${ORDERS} orders a side, ${CONNECTIONS} customers at once, ${PRODUCTS} products; queue prefix ${queuePrefix}`,
+  );
+
+  const store = await start('store-server.ts', STORE_PORT);
+  const worker = await startWorker();
+  await signTokens(store, customers.store);
+  const storeSide: Side = {
+    name: 'store',
+    base: `http://127.0.0.1:${STORE_PORT}`,
+    headers: (customer) => ({ authorization: `Bearer ${customer.token}`, 'x-requested-with': 'XMLHttpRequest' }),
+    paths: {
+      create: '/api/orders/create',
+      pay: '/api/payment',
+      callback: '/api/payments/callback',
+      status: '/api/payment/status',
+      confirm: (orderId) => `/api/payment-confirm/${orderId}`,
+    },
+    codesIn: (body) =>
+      ((body as { products?: Array<{ codes: unknown[] }> }).products ?? []).reduce(
+        (sum, product) => sum + product.codes.length,
+        0,
+      ),
+  };
+  const started = performance.now();
+  const storeTimings = await drive(storeSide, customers.store);
+  const storeSeconds = (performance.now() - started) / 1000;
+  await stop(worker);
+  await stop(store);
+
+  const baseline = await start('baseline-server.ts', BASELINE_PORT);
+  const baselineSide: Side = {
+    name: 'baseline',
+    base: `http://127.0.0.1:${BASELINE_PORT}`,
+    headers: (customer) => ({ 'x-user-id': customer.userId }),
+    paths: {
+      create: '/orders/create',
+      pay: '/payment',
+      callback: '/payments/callback',
+      status: '/payment/status',
+      confirm: (orderId) => `/payment-confirm/${orderId}`,
+    },
+    codesIn: (body) => ((body as { codes?: unknown[] }).codes ?? []).length,
+  };
+  const baselineStarted = performance.now();
+  const baselineTimings = await drive(baselineSide, customers.baseline);
+  const baselineSeconds = (performance.now() - baselineStarted) / 1000;
+  await stop(baseline);
+  await dropTestQueue(redisUrl as string, queuePrefix);
+
+  const rows = [
+    { step: 'order creation', p: 0.95, key: 'create' as const, target: TARGETS.createP95 },
+    { step: 'callback acknowledged', p: 0.99, key: 'ack' as const, target: TARGETS.ackP99 },
+    { step: 'paid -> codes visible', p: 0.95, key: 'visible' as const, target: TARGETS.visibleP95 },
+  ];
+  console.log('\n| step | measured | store ms | baseline ms | store / baseline | target ms |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  const figures = rows.map((row) => {
+    const store = percentile(storeTimings[row.key], row.p);
+    const base = percentile(baselineTimings[row.key], row.p);
+    console.log(
+      `| ${row.step} | p${row.p * 100} | ${ms(store)} | ${ms(base)} | ${(store / base).toFixed(2)} | ${row.target} |`,
+    );
+    return { ...row, store, baseline: base, pass: store <= row.target };
+  });
+  console.log('\n| side | orders done | failures | seconds | orders/s | create p50 | ack p50 | visible p50 |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [name, timings, seconds] of [
+    ['store', storeTimings, storeSeconds],
+    ['baseline', baselineTimings, baselineSeconds],
+  ] as const) {
+    console.log(
+      `| ${name} | ${timings.visible.length} | ${timings.failures.length} | ${seconds.toFixed(1)} | ${(timings.visible.length / seconds).toFixed(1)} | ${ms(percentile(timings.create, 0.5))} | ${ms(percentile(timings.ack, 0.5))} | ${ms(percentile(timings.visible, 0.5))} |`,
+    );
+  }
+  for (const [name, timings] of [
+    ['store', storeTimings],
+    ['baseline', baselineTimings],
+  ] as const) {
+    if (timings.failures.length > 0)
+      console.log(`${name} failures (first 5): ${timings.failures.slice(0, 5).join('; ')}`);
+  }
+  const pass = figures.every((figure) => figure.pass) && storeTimings.failures.length === 0;
+  console.log(
+    pass
+      ? `PASS: order creation p95 <= ${TARGETS.createP95} ms, callback p99 <= ${TARGETS.ackP99} ms, codes visible p95 <= ${TARGETS.visibleP95} ms`
+      : 'FAIL: a target was missed or a checkout failed (see above)',
+  );
+  const dir = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    `${dir}checkout-${new Date().toISOString().replaceAll(':', '-')}.json`,
+    JSON.stringify({ orders: ORDERS, connections: CONNECTIONS, products: PRODUCTS, figures, pass }, null, 2),
+  );
+  process.exit(pass ? 0 : 1);
+}
+
+await main();

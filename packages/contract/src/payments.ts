@@ -1,0 +1,430 @@
+import * as z from 'zod/mini';
+import { EmailSchema } from './accounts.ts';
+import { ErrorKeys } from './errors.ts';
+import { CARD_TYPE_LOOKUP_DIGITS, CVV_MAX, CVV_MIN } from './limits.ts';
+import { ORDER_STATUSES, PAYMENT_STATUS_VALUES, PAYMENT_TYPES, TopUpAmountSchema } from './orders.ts';
+import { cleanText } from './text.ts';
+
+// Payments of SPEC.md sections 3, 5 and 7. The card form is on the checkout page, so these are
+// written with zod/mini like the rest of what the web app loads.
+
+/** SPEC.md section 3: the card types the store recognises, each with a logo. */
+export const CARD_TYPES = ['MasterCard', 'Visa', 'Mir', 'AmericanExpress'] as const;
+export type CardType = (typeof CARD_TYPES)[number];
+
+/** Longest card number of any network (ISO/IEC 7812). */
+export const CARD_NUMBER_MAX_DIGITS = 19;
+
+/**
+ * POST /card-type: the digits typed so far, at least the first 8 (the form asks once per 8-digit
+ * prefix); the mask's spaces are allowed. Only the first 8 digits are looked at, so the form may send
+ * just those.
+ */
+export const CardTypeRequestSchema = z.object({
+  number: z.pipe(
+    z
+      .string({ error: ErrorKeys.requiredField })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: ErrorKeys.requiredField }),
+        z.regex(/^[\d ]+$/, { error: ErrorKeys.invalidValue }),
+      ),
+    z.pipe(
+      z.transform((value: string) => value.replaceAll(' ', '')),
+      z
+        .string()
+        .check(
+          z.minLength(CARD_TYPE_LOOKUP_DIGITS, { error: ErrorKeys.tooShort }),
+          z.maxLength(CARD_NUMBER_MAX_DIGITS, { error: ErrorKeys.tooLong }),
+        ),
+    ),
+  ),
+});
+export type CardTypeRequest = z.infer<typeof CardTypeRequestSchema>;
+
+/** The brand, or null when the prefix is none of the four. */
+export const CardTypeResponseSchema = z.object({ type: z.nullable(z.enum(CARD_TYPES)) });
+export type CardTypeResponse = z.infer<typeof CardTypeResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The payment calls of SPEC.md section 7 (POST /payment, /payment-sbp, /orders/create-qr,
+// /orders/create-upi, /payment/initialize, /orders/confirm/{id}, the provider's callback) and what
+// they answer.
+
+/** Shortest card number of any network the provider takes (ISO/IEC 7812 allows 8, no card uses it). */
+export const CARD_NUMBER_MIN_DIGITS = 12;
+
+/** The Luhn check digit of ISO/IEC 7812: every card number passes it, most typing slips do not. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const blankToUndefined = (value: unknown): unknown =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+
+const optional = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform(blankToUndefined), z.optional(schema));
+
+const uuid = z.string({ error: ErrorKeys.requiredField }).check(z.regex(UUID, { error: ErrorKeys.invalidValue }));
+
+/** A whole number, or its digits as a form field gives them. */
+const wholeNumber = (min: number, max: number, maxDigits: number) =>
+  z.pipe(
+    z.pipe(
+      z.transform((value: unknown) => (typeof value === 'number' ? String(value) : value)),
+      z
+        .string({ error: ErrorKeys.notANumber })
+        .check(z.trim(), z.regex(new RegExp(`^-?\\d{1,${maxDigits}}$`), { error: ErrorKeys.notANumber })),
+    ),
+    z.pipe(
+      z.transform((value: string) => Number(value)),
+      z.int().check(z.minimum(min, { error: ErrorKeys.tooSmall }), z.maximum(max, { error: ErrorKeys.tooLarge })),
+    ),
+  );
+
+/**
+ * The browser's key for one payment attempt (a random id it makes once per click of Pay): the same
+ * key opens the same payment at the provider, so a retried or doubled request never charges twice.
+ */
+export const AttemptTokenSchema = z
+  .string({ error: ErrorKeys.requiredField })
+  .check(
+    z.minLength(8, { error: ErrorKeys.tooShort }),
+    z.maxLength(64, { error: ErrorKeys.tooLong }),
+    z.regex(/^[A-Za-z0-9_-]+$/, { error: ErrorKeys.invalidValue }),
+  );
+
+/** The card number as typed, the mask's spaces allowed: 12 to 19 digits that pass the Luhn check. */
+export const CardNumberSchema = z.pipe(
+  z.pipe(
+    z
+      .string({ error: ErrorKeys.requiredField })
+      .check(z.regex(/^[\d ]{1,40}$/, { error: ErrorKeys.invalidCardNumber })),
+    z.transform((value: string) => value.replaceAll(' ', '')),
+  ),
+  z.string().check(
+    z.minLength(CARD_NUMBER_MIN_DIGITS, { error: ErrorKeys.invalidCardNumber }),
+    z.maxLength(CARD_NUMBER_MAX_DIGITS, { error: ErrorKeys.invalidCardNumber }),
+    z.refine((digits: string) => passesLuhn(digits), { error: ErrorKeys.invalidCardNumber }),
+  ),
+);
+
+/** SPEC.md section 5: the expiry month, 1 to 12 ("07" as the MM/YY mask pads it). */
+export const CardMonthSchema = wholeNumber(1, 12, 2);
+
+/** The expiry year: two digits as the mask gives them (00 to 99, read as 2000 to 2099), or four. */
+export const CardYearSchema = z.pipe(
+  wholeNumber(0, 2_099, 4),
+  z.pipe(
+    z.transform((year: number) => (year < 100 ? 2_000 + year : year)),
+    z.int().check(z.minimum(2_000, { error: ErrorKeys.invalidValue })),
+  ),
+);
+
+/** SPEC.md section 5: the CVV is exactly three digits, 100 to 999. */
+export const CvcSchema = z.pipe(
+  z.transform((value: unknown) => (typeof value === 'number' ? String(value) : value)),
+  z.string({ error: ErrorKeys.requiredField }).check(
+    z.refine((value: string) => /^\d{3}$/.test(value) && Number(value) >= CVV_MIN && Number(value) <= CVV_MAX, {
+      error: ErrorKeys.invalidValue,
+    }),
+  ),
+);
+
+const CARD_FIELDS = ['card_number', 'month', 'year', 'cvc'] as const;
+
+/**
+ * POST /payment (SPEC.md sections 4 and 7). `type` says which order is paid:
+ * - `balance`: a top-up of `value` whole units (at least 100, at most 7 digits) is created and paid;
+ * - `purchase`: the customer's newest unpaid purchase (made by POST /orders/create) is paid.
+ * `orderId` names the order instead (a card form that first asked without card fields sends back
+ * the order it was answered). Without card fields the answer is what the provider's card widget
+ * needs; with all four (`card_number`, `month`, `year`, `cvc`) the card is charged through the
+ * provider's card API. `screenHeight`, `screenWidth` and `timeZoneOffset` (minutes, as JavaScript's
+ * getTimezoneOffset) go to the provider for 3-D Secure. `token` is the attempt's key.
+ */
+export const PaymentBodySchema = z
+  .object({
+    type: z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption }),
+    value: optional(TopUpAmountSchema),
+    orderId: optional(uuid),
+    token: optional(AttemptTokenSchema),
+    card_number: optional(CardNumberSchema),
+    month: optional(CardMonthSchema),
+    year: optional(CardYearSchema),
+    cvc: optional(CvcSchema),
+    screenHeight: optional(wholeNumber(0, 100_000, 6)),
+    screenWidth: optional(wholeNumber(0, 100_000, 6)),
+    timeZoneOffset: optional(wholeNumber(-1_440, 1_440, 4)),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      // A card is all four fields or none: with some, the missing ones are named.
+      const given = CARD_FIELDS.filter((field) => body[field] !== undefined);
+      if (given.length > 0 && given.length < CARD_FIELDS.length) {
+        for (const field of CARD_FIELDS.filter((name) => body[name] === undefined)) {
+          ctx.addIssue({ code: 'custom', path: [field], message: ErrorKeys.requiredField, input: undefined });
+        }
+      }
+      if (body.type === 'balance' && body.orderId === undefined && body.value === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['value'], message: ErrorKeys.requiredField, input: undefined });
+      }
+    }),
+  );
+export type PaymentBody = z.infer<typeof PaymentBodySchema>;
+
+/** SPEC.md section 7: POST /payment-sbp, an instant bank transfer by QR code or pay link. */
+export const SbpPaymentBodySchema = z
+  .object({
+    type: z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption }),
+    value: optional(TopUpAmountSchema),
+    orderId: optional(uuid),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.type === 'balance' && body.orderId === undefined && body.value === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['value'], message: ErrorKeys.requiredField, input: undefined });
+      }
+    }),
+  );
+export type SbpPaymentBody = z.infer<typeof SbpPaymentBodySchema>;
+
+/**
+ * An amount in whole units with at most two decimals ("150", "150.5", 150.50), turned into minor
+ * units without passing through a float.
+ */
+export const DecimalAmountSchema = z.pipe(
+  z.pipe(
+    z.transform((value: unknown) => (typeof value === 'number' ? String(value) : value)),
+    z
+      .string({ error: ErrorKeys.notANumber })
+      .check(z.trim(), z.regex(/^\d{1,9}(\.\d{1,2})?$/, { error: ErrorKeys.notANumber })),
+  ),
+  z.transform((value: string) => {
+    const [whole = '0', fraction = ''] = value.split('.');
+    return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  }),
+);
+
+const currency = z
+  .string({ error: ErrorKeys.requiredField })
+  .check(z.trim(), z.regex(/^[A-Za-z]{3}$/, { error: ErrorKeys.invalidValue }), z.toUpperCase());
+
+const text = (max: number) =>
+  z
+    .string({ error: ErrorKeys.requiredField })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: ErrorKeys.requiredField }),
+      z.maxLength(max, { error: ErrorKeys.tooLong }),
+      cleanText(),
+    );
+
+/** SPEC.md section 5: a CPF is exactly 11 characters (its digits, with or without the mask's dots and dash). */
+const CpfSchema = z.pipe(
+  z
+    .string({ error: ErrorKeys.requiredField })
+    .check(z.trim(), z.regex(/^(\d{11}|\d{3}\.\d{3}\.\d{3}-\d{2})$/, { error: ErrorKeys.invalidValue })),
+  z.transform((value: string) => value.replace(/\D/g, '')),
+);
+
+/**
+ * POST /orders/create-qr: pays an order by QR (PIX when the currency is BRL, the pay link otherwise).
+ * `amount` and `currency` are what the page shows and must be the order's (422 otherwise), so a page
+ * left open over a changed order never pays the wrong sum. The order is `orderId`, or the newest
+ * unpaid one of `type` (purchase by default). `personalId` is the payer's CPF.
+ */
+export const CreateQrBodySchema = z.object({
+  amount: DecimalAmountSchema,
+  currency,
+  personalId: optional(CpfSchema),
+  firstName: optional(text(64)),
+  orderId: optional(uuid),
+  type: optional(z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption })),
+});
+export type CreateQrBody = z.infer<typeof CreateQrBodySchema>;
+
+/** An address the provider sends the browser back to: absolute http(s); the server checks its origin. */
+const ReturnUrlSchema = z
+  .string({ error: ErrorKeys.requiredField })
+  .check(
+    z.trim(),
+    z.maxLength(2_048, { error: ErrorKeys.tooLong }),
+    z.regex(/^https?:\/\/[^\s]+$/i, { error: ErrorKeys.invalidValue }),
+  );
+
+/**
+ * POST /orders/create-upi (SPEC.md section 7's fields). `success_url`, `decline_url` and `cancel_url`
+ * must be on the store's own origin (422 `validation.foreignOrigin` otherwise): no open redirect.
+ */
+export const CreateUpiBodySchema = z.object({
+  currency,
+  description: text(256),
+  FirstName: text(64),
+  AccountNumber: text(64),
+  email: EmailSchema,
+  phone: z
+    .string({ error: ErrorKeys.requiredField })
+    .check(z.trim(), z.regex(/^\+?[\d\s()-]{5,20}$/, { error: ErrorKeys.invalidValue })),
+  zip: text(16),
+  address: text(256),
+  success_url: ReturnUrlSchema,
+  decline_url: ReturnUrlSchema,
+  cancel_url: ReturnUrlSchema,
+  orderId: optional(uuid),
+  type: optional(z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption })),
+});
+export type CreateUpiBody = z.infer<typeof CreateUpiBodySchema>;
+
+/** POST /payment/initialize: the hosted payment page for an order; `token` is the attempt's key. */
+export const InitializePaymentBodySchema = z.object({ orderId: uuid, token: AttemptTokenSchema });
+export type InitializePaymentBody = z.infer<typeof InitializePaymentBodySchema>;
+
+/** POST /orders/confirm/{id} */
+export const ConfirmOrderParamsSchema = z.object({ id: uuid });
+export type ConfirmOrderParams = z.infer<typeof ConfirmOrderParamsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** SPEC.md section 3 "Payment widget request", as the provider's widget takes it. */
+export const WidgetRequestSchema = z.object({
+  order_id: z.string(),
+  /** Decimal string with two places ("150.00"). */
+  amount: z.string(),
+  currency: z.string(),
+  description: z.string(),
+  receipt: z.object({
+    email: z.string(),
+    items: z.array(
+      z.object({
+        name: z.string(),
+        price: z.string(),
+        quantity: z.int(),
+        sum: z.string(),
+        payment_method: z.literal('full_prepayment'),
+        payment_object: z.literal('service'),
+        vat: z.literal('none'),
+      }),
+    ),
+    payments: z.tuple([z.object({ type: z.literal('electronic'), sum: z.string() })]),
+  }),
+});
+export type WidgetRequest = z.infer<typeof WidgetRequestSchema>;
+
+const CardSummarySchema = z.object({ brand: z.string(), last4: z.string() });
+
+/** What every answer of a payment call names: the order and the store's payment (attempt). */
+const paid = {
+  order_id: z.string(),
+  payment_id: z.string(),
+};
+
+/**
+ * POST /payment. Without card fields, `widget`: load `widget.script_url`, then call
+ * `SandboxPay.pay(widget.request, { onSuccess, onError, onClose })`. With card fields, the provider's
+ * answer (SPEC.md section 4): `success` (the order completes when the provider's callback is
+ * processed: poll POST /payment/status), `failed` with the provider's `reason`, `3DS` (post PaReq,
+ * MD and TermUrl as hidden fields to redirectUrl) or `3DS_REDIRECT` (go to redirectUrl with
+ * redirectParams, by redirectMethod). Either way the browser comes back to
+ * `/?paymentConfirmOrder={order_id}`.
+ */
+export const PaymentResponseSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('widget'),
+    ...paid,
+    total_price: z.number(),
+    total_minor: z.int(),
+    currency: z.string(),
+    widget: z.object({ script_url: z.string(), request: WidgetRequestSchema }),
+  }),
+  z.object({ status: z.literal('success'), ...paid, card: CardSummarySchema }),
+  z.object({ status: z.literal('failed'), ...paid, reason: z.string(), card: CardSummarySchema }),
+  z.object({
+    status: z.literal('3DS'),
+    ...paid,
+    card: CardSummarySchema,
+    redirectUrl: z.string(),
+    PaReq: z.string(),
+    MD: z.string(),
+    TermUrl: z.string(),
+  }),
+  z.object({
+    status: z.literal('3DS_REDIRECT'),
+    ...paid,
+    card: CardSummarySchema,
+    redirectMethod: z.enum(['GET', 'POST']),
+    redirectUrl: z.string(),
+    redirectParams: z.record(z.string(), z.string()),
+  }),
+]);
+export type PaymentResponse = z.infer<typeof PaymentResponseSchema>;
+
+/** SPEC.md section 3 "QR/bank-transfer data": the image's data-URL parts and what it encodes. */
+const QrImageSchema = z.object({ content: z.string(), media_type: z.literal('image/png') });
+
+/** POST /payment-sbp: SPEC.md reads `sbp.image.content`, `sbp.image.media_type` and `sbp.payload`. */
+export const SbpPaymentResponseSchema = z.object({
+  ...paid,
+  sbp: z.object({ image: QrImageSchema, payload: z.string(), pay_link: z.string(), expires_at: z.string() }),
+});
+export type SbpPaymentResponse = z.infer<typeof SbpPaymentResponseSchema>;
+
+/**
+ * POST /orders/create-qr: SPEC.md section 3's QrImage (a `data:` URL, ready for an <img>) and
+ * PayLink, with the QR's payload (a PIX BR Code to copy) and when it stops being payable.
+ */
+export const QrPaymentResponseSchema = z.object({
+  ...paid,
+  QrImage: z.string(),
+  PayLink: z.string(),
+  payload: z.string(),
+  expires_at: z.string(),
+});
+export type QrPaymentResponse = z.infer<typeof QrPaymentResponseSchema>;
+
+/** POST /orders/create-upi: send the browser to `redirect_url`; `intent` is the `upi://pay?...` link. */
+export const UpiPaymentResponseSchema = z.object({ ...paid, redirect_url: z.string(), intent: z.string() });
+export type UpiPaymentResponse = z.infer<typeof UpiPaymentResponseSchema>;
+
+/**
+ * POST /payment/initialize: a form to post, `<form method="POST" action>` with each of `fields` as a
+ * hidden input (SPEC.md section 3: the signed base64 JSON `Request`).
+ */
+export const HostedPageResponseSchema = z.object({
+  ...paid,
+  method: z.literal('POST'),
+  action: z.string(),
+  fields: z.object({ Request: z.string() }),
+});
+export type HostedPageResponse = z.infer<typeof HostedPageResponseSchema>;
+
+/**
+ * POST /orders/confirm/{id}: the provider was asked about the order's payments and what it said was
+ * handed to the one completion path; the status is the order's now (as POST /payment/status), which
+ * the completion may change a moment later: keep polling while it is `init`.
+ */
+export const ConfirmOrderResponseSchema = z.object({
+  status: z.enum(PAYMENT_STATUS_VALUES),
+  order_id: z.string(),
+  order_status: z.enum(ORDER_STATUSES),
+  type: z.enum(PAYMENT_TYPES),
+  refunded_minor: z.int(),
+  /** How many of the provider's payments for the order had news that was handed on. */
+  updates: z.int(),
+});
+export type ConfirmOrderResponse = z.infer<typeof ConfirmOrderResponseSchema>;
+
+/** POST /payments/callback: the provider only reads the status; the body says what became of it. */
+export const CallbackAckSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
+export type CallbackAck = z.infer<typeof CallbackAckSchema>;

@@ -1,0 +1,155 @@
+import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
+import type { Prisma } from '@store/db';
+import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
+import { recordEmail } from '../mail/outbox.ts';
+import { resolveLocale } from '../mail/templates.ts';
+import { type LockedOrder, lockCustomer } from '../orders/order-sql.ts';
+import { transitionOrder } from '../orders/order-state.ts';
+import { claimCodes, removeBoughtFromBasket } from './fulfilment-sql.ts';
+
+export interface FulfilledLine {
+  lineId: string;
+  productId: number;
+  name: string;
+  quantity: number;
+  delivered: number;
+}
+
+export interface FulfilmentOutcome {
+  status: 'FULFILLED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
+  refundedMinor: number;
+  lines: FulfilledLine[];
+  /** The receipt in the outbox, to enqueue after the commit; none for a top-up. */
+  emailId: string | null;
+}
+
+/**
+ * What the customer paid for `missing` of a line's `quantity` units: the line's share of the price
+ * after its discount, rounded half up, all of it when nothing of the line was delivered.
+ */
+export function shortfallRefundMinor(
+  line: { quantity: number; unitPriceMinor: number; discountMinor: number },
+  missing: number,
+): number {
+  const paid = line.unitPriceMinor * line.quantity - line.discountMinor;
+  if (missing >= line.quantity) return paid;
+  return Math.floor((paid * missing * 2 + line.quantity) / (2 * line.quantity));
+}
+
+export interface FulfilmentServiceDeps {
+  /** Where the store is opened; the receipt links to the profile there. */
+  publicUrl: string;
+  clock?: () => Date;
+}
+
+/**
+ * Turns a PAID order into what it bought, inside the transaction that marked it paid: a top-up is
+ * credited to the ledger; a purchase claims its codes, refunds any shortfall to the balance through
+ * the ledger, takes the bought lines out of the basket and writes the receipt to the outbox. The
+ * order ends FULFILLED, PARTIALLY_REFUNDED or REFUNDED, all or nothing with the payment.
+ */
+export function createFulfilmentService({ publicUrl, clock = () => new Date() }: FulfilmentServiceDeps) {
+  const profileLink = new URL('/profile', publicUrl).toString();
+
+  async function creditTopUp(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
+    await lockCustomer(tx, order.userId);
+    if (order.totalMinor > 0) {
+      await creditBalance(tx, {
+        userId: order.userId,
+        orderId: order.id,
+        kind: 'TOPUP',
+        amountMinor: order.totalMinor,
+        key: ledgerKeys.topUp(order.id),
+      });
+    }
+    await transitionOrder(tx, order.id, 'FULFILLED', { fulfilledAt: clock() });
+    return { status: 'FULFILLED', refundedMinor: 0, lines: [], emailId: null };
+  }
+
+  async function deliverCodes(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
+    await lockCustomer(tx, order.userId);
+    // Products in id order: two fulfilments never hold each other's product rows in a cycle.
+    const lines = await tx.orderLine.findMany({
+      where: { orderId: order.id },
+      orderBy: [{ productId: 'asc' }, { id: 'asc' }],
+      select: {
+        id: true,
+        productId: true,
+        productName: true,
+        quantity: true,
+        unitPriceMinor: true,
+        discountMinor: true,
+      },
+    });
+
+    const fulfilled: FulfilledLine[] = [];
+    let refundedMinor = 0;
+    for (const line of lines) {
+      const claimed = await claimCodes(tx, line.productId, line.id, line.quantity);
+      const delivered = claimed.length;
+      if (delivered < line.quantity) refundedMinor += shortfallRefundMinor(line, line.quantity - delivered);
+      if (delivered > 0) {
+        await tx.product.update({ where: { id: line.productId }, data: { purchasedCount: { increment: delivered } } });
+      }
+      fulfilled.push({
+        lineId: line.id,
+        productId: line.productId,
+        name: line.productName,
+        quantity: line.quantity,
+        delivered,
+      });
+    }
+
+    if (refundedMinor > 0) {
+      await creditBalance(tx, {
+        userId: order.userId,
+        orderId: order.id,
+        kind: 'REFUND',
+        amountMinor: refundedMinor,
+        key: ledgerKeys.refund(order.id, 'shortfall'),
+      });
+    }
+    await removeBoughtFromBasket(
+      tx,
+      order.userId,
+      lines.map((line) => ({ productId: line.productId, quantity: line.quantity })),
+    );
+
+    const units = fulfilled.reduce((sum, line) => sum + line.quantity, 0);
+    const delivered = fulfilled.reduce((sum, line) => sum + line.delivered, 0);
+    const status = delivered === units ? 'FULFILLED' : delivered === 0 ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    await transitionOrder(tx, order.id, status, { fulfilledAt: clock(), refundedMinor });
+
+    const customer = await tx.user.findUniqueOrThrow({
+      where: { id: order.userId },
+      select: { email: true, name: true, locale: true },
+    });
+    const emailId = await recordEmail(tx, {
+      to: customer.email,
+      template: 'order-receipt',
+      locale: resolveLocale(customer.locale),
+      data: {
+        name: customer.name,
+        link: profileLink,
+        expiresInMinutes: RECEIPT_SEND_WINDOW_MINUTES,
+        receipt: {
+          orderId: order.id,
+          currency: order.currency,
+          totalMinor: order.totalMinor,
+          refundedMinor,
+          lines: fulfilled.map(({ name, quantity, delivered: count }) => ({ name, quantity, delivered: count })),
+        },
+      },
+    });
+    return { status, refundedMinor, lines: fulfilled, emailId };
+  }
+
+  return {
+    /** Call with the order locked and just moved to PAID, in the same transaction. */
+    fulfilPaidOrder(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
+      return order.type === 'BALANCE' ? creditTopUp(tx, order) : deliverCodes(tx, order);
+    },
+  };
+}
+
+export type FulfilmentService = ReturnType<typeof createFulfilmentService>;

@@ -1,0 +1,50 @@
+import type { Prisma } from '@store/db';
+
+/** Raw SQL of fulfilment: the claim of codes, which Prisma's query builder cannot say. */
+
+/**
+ * Claims up to `count` AVAILABLE codes of a product for an order line, oldest first, in one
+ * statement. SKIP LOCKED: concurrent fulfilments take different codes instead of queueing on the
+ * same ones, and a code is SOLD to exactly one line (the status check is re-read on the locked row;
+ * the code's unique id and the sold-status CHECK back it). Answers the ids claimed, which may be fewer
+ * than asked when the pool runs dry.
+ */
+export async function claimCodes(
+  tx: Prisma.TransactionClient,
+  productId: number,
+  orderLineId: string,
+  count: number,
+): Promise<string[]> {
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    UPDATE product_codes SET status = 'SOLD', order_line_id = ${orderLineId}::uuid, sold_at = now()
+    WHERE id IN (
+      SELECT id FROM product_codes
+      WHERE product_id = ${productId} AND status = 'AVAILABLE'
+      ORDER BY created_at
+      LIMIT ${count}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The bought units leave the customer's basket: a line goes when the order took all of it, and
+ * keeps what the customer added beyond the order otherwise.
+ */
+export async function removeBoughtFromBasket(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  bought: ReadonlyArray<{ productId: number; quantity: number }>,
+): Promise<void> {
+  if (bought.length === 0) return;
+  const ids = bought.map((line) => line.productId);
+  const quantities = bought.map((line) => line.quantity);
+  await tx.$executeRaw`
+    DELETE FROM basket_lines bl
+    USING unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
+    WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity <= b.quantity`;
+  await tx.$executeRaw`
+    UPDATE basket_lines bl SET quantity = bl.quantity - b.quantity, updated_at = now()
+    FROM unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
+    WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity > b.quantity`;
+}

@@ -1,0 +1,83 @@
+import { ErrorKeys } from '@store/contract';
+import type { OrderStatus, OrderType, PrismaClient } from '@store/db';
+import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { type Logger, silentLogger } from '../shared/logger.ts';
+import { lockCustomer, lockOrder } from './order-sql.ts';
+import { COMPLETED_STATUSES, transitionOrder } from './order-state.ts';
+
+export interface OrderListItem {
+  id: string;
+  email: string;
+  type: OrderType;
+  status: OrderStatus;
+  totalMinor: number;
+  refundedMinor: number;
+  currency: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
+export interface OrderOperationsDeps {
+  db: PrismaClient;
+  logger?: Logger;
+}
+
+/** What an operator does to orders from the command line: look them up and refund them. */
+export function createOrderOperations({ db, logger = silentLogger }: OrderOperationsDeps) {
+  return {
+    /**
+     * Gives what is left of a paid order back to the balance (codes already delivered stay
+     * delivered) and ends it REFUNDED, once: the ledger key carries the reason. A top-up is on the
+     * balance already; an unpaid order has nothing to give back.
+     */
+    async refundOrder(orderId: string, reason = 'operator'): Promise<{ refundedMinor: number; userId: string }> {
+      if (!/^[a-z0-9-]{1,32}$/.test(reason)) throw ValidationError.field('reason', ErrorKeys.invalidValue);
+      const result = await db.$transaction(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        if (!order) throw new NotFoundError('Order');
+        if (order.type === 'BALANCE') throw new ConflictError('A top-up is on the balance already.');
+        const amountMinor = order.totalMinor - order.refundedMinor;
+        const refundable = order.status === 'PAID' || COMPLETED_STATUSES.includes(order.status);
+        if (!refundable || order.status === 'REFUNDED' || amountMinor <= 0) {
+          throw new ConflictError(`Order ${orderId} is ${order.status}: there is nothing paid left to refund.`);
+        }
+        await lockCustomer(tx, order.userId);
+        await creditBalance(tx, {
+          userId: order.userId,
+          orderId,
+          kind: 'REFUND',
+          amountMinor,
+          key: ledgerKeys.refund(orderId, reason),
+        });
+        await transitionOrder(tx, orderId, 'REFUNDED', { refundedMinor: order.totalMinor });
+        return { refundedMinor: amountMinor, userId: order.userId };
+      });
+      logger.info({ orderId, refundedMinor: result.refundedMinor, reason }, 'order refunded to the balance');
+      return result;
+    },
+
+    /** Orders in a status (all when none is given), newest first. */
+    async listOrders({ status, limit = 50 }: { status?: OrderStatus; limit?: number } = {}): Promise<OrderListItem[]> {
+      const orders = await db.order.findMany({
+        where: status ? { status } : {},
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit,
+        include: { user: { select: { email: true } } },
+      });
+      return orders.map((order) => ({
+        id: order.id,
+        email: order.user.email,
+        type: order.type,
+        status: order.status,
+        totalMinor: order.totalMinor,
+        refundedMinor: order.refundedMinor,
+        currency: order.currency,
+        createdAt: order.createdAt,
+        expiresAt: order.expiresAt,
+      }));
+    },
+  };
+}
+
+export type OrderOperations = ReturnType<typeof createOrderOperations>;

@@ -1,0 +1,657 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
+import { createCodeCipher, type OrderStatus } from '@store/db';
+import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
+import { createPromoService } from '../promo/promo-service.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { createOrderOperations } from './order-operations.ts';
+import { createOrderService, ORDER_TTL_MS, PaymentMismatchError } from './order-service.ts';
+import { IllegalTransitionError, transitionOrder } from './order-state.ts';
+
+const cipher = createCodeCipher('3c'.repeat(32));
+let database: TestDatabase;
+let now = new Date();
+let refs: { categoryId: number; countryId: number; nominalCurrencyId: number };
+const jobs: Job[] = [];
+
+const queue: JobQueue = {
+  kind: 'in-process',
+  async enqueue(job) {
+    jobs.push(job);
+    return 'queued';
+  },
+  async ping() {
+    return { nonce: 'test', handledAt: new Date().toISOString(), database: 'ok' };
+  },
+  async close() {},
+};
+
+const db = () => database.prisma;
+const clock = () => now;
+let orders: ReturnType<typeof createOrderService>;
+let promo: ReturnType<typeof createPromoService>;
+let ledger: ReturnType<typeof createLedgerService>;
+let operations: ReturnType<typeof createOrderOperations>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const [category, country, currency] = await Promise.all([
+    db().category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
+    db().country.create({ data: { code: 'US', name: 'United States' } }),
+    db().currency.create({ data: { codeName: 'USD' } }),
+  ]);
+  refs = { categoryId: category.id, countryId: country.id, nominalCurrencyId: currency.id };
+  promo = createPromoService({ db: db(), clock });
+  orders = createOrderService({ db: db(), promo, queue, publicUrl: 'https://store.test', clock });
+  ledger = createLedgerService({ db: db() });
+  operations = createOrderOperations({ db: db() });
+});
+afterAll(async () => {
+  await database?.cleanup();
+});
+
+async function createCustomer(balanceMinor = 0) {
+  const user = await db().user.create({
+    data: { email: `orders.${randomUUID()}@example.com`, name: 'Buyer', passwordHash: 'x', locale: 'pt-BR' },
+  });
+  if (balanceMinor > 0) {
+    await db().$transaction((tx) =>
+      creditBalance(tx, { userId: user.id, kind: 'ADJUSTMENT', amountMinor: balanceMinor, key: `test:${user.id}` }),
+    );
+  }
+  return user;
+}
+
+/** A product with `stock` real encrypted codes; answers the product and its plaintext codes. */
+async function createProduct({ priceMinor = 2_990, stock = 5 } = {}) {
+  const product = await db().product.create({
+    data: { ...refs, name: `Order Test Card ${randomBytes(3).toString('hex')}`, nominalMinor: 1_000, priceMinor },
+  });
+  const codes = Array.from({ length: stock }, () => `CODE-${randomBytes(6).toString('hex').toUpperCase()}`);
+  if (stock > 0) {
+    await db().productCode.createMany({
+      data: codes.map((code) => ({
+        productId: product.id,
+        ciphertext: cipher.encrypt(code),
+        codeDigest: cipher.digest(code),
+      })),
+    });
+  }
+  return { product, codes };
+}
+
+async function putInBasket(userId: string, productId: number, quantity: number) {
+  await db().basketLine.upsert({
+    where: { userId_productId: { userId, productId } },
+    create: { userId, productId, quantity },
+    update: { quantity },
+  });
+}
+
+async function recordPayment(orderId: string, amountMinor: number) {
+  return db().payment.create({
+    data: { orderId, provider: 'sandbox', method: 'CARD', status: 'SUCCEEDED', amountMinor, currency: 'BRL' },
+  });
+}
+
+const statusOf = async (orderId: string) => (await db().order.findUniqueOrThrow({ where: { id: orderId } })).status;
+const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceMinor;
+const soldCodes = (orderId: string) => db().productCode.findMany({ where: { orderLine: { orderId } } });
+
+async function errorOf(promise: Promise<unknown>) {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+async function expectBalancesMatchLedger() {
+  expect(await ledger.findBalanceMismatches()).toEqual([]);
+}
+
+describe('createOrder: a purchase from the server basket', () => {
+  it('takes prices and names from the database, and the order waits ORDER_TTL_MINUTES for its payment', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct({ priceMinor: 1_990 });
+    await putInBasket(user.id, product.id, 2);
+    const created = await orders.createOrder(user.id, { type: 'purchase' });
+    expect(created).toMatchObject({
+      total_price: 39.8,
+      total_minor: 3_980,
+      currency: 'BRL',
+      type: 'purchase',
+      status: 'created',
+      expires_at: new Date(now.getTime() + ORDER_TTL_MINUTES * 60_000).toISOString(),
+    });
+    const order = await db().order.findUniqueOrThrow({ where: { id: created.order_id }, include: { lines: true } });
+    expect(order.lines).toEqual([
+      expect.objectContaining({ productId: product.id, productName: product.name, quantity: 2, unitPriceMinor: 1_990 }),
+    ]);
+    // Nothing is reserved or sold, and the basket stays until the order is paid.
+    expect(await db().product.findUniqueOrThrow({ where: { id: product.id } })).toMatchObject({ stockCount: 5 });
+    expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it('refuses lines the stock cannot cover now, naming each, and an empty basket', async () => {
+    const user = await createCustomer();
+    const { product: scarce } = await createProduct({ stock: 1 });
+    const { product: gone } = await createProduct({ stock: 0 });
+    const { product: plenty } = await createProduct({ stock: 5 });
+    await putInBasket(user.id, scarce.id, 2);
+    await putInBasket(user.id, gone.id, 1);
+    await putInBasket(user.id, plenty.id, 1);
+    const error = (await errorOf(orders.createOrder(user.id, { type: 'purchase' }))) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.errors).toEqual({
+      [`products.${scarce.id}`]: [ErrorKeys.outOfStock],
+      [`products.${gone.id}`]: [ErrorKeys.outOfStock],
+    });
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(0);
+
+    const empty = await createCustomer();
+    const emptyError = (await errorOf(orders.createOrder(empty.id, { type: 'purchase' }))) as ValidationError;
+    expect(emptyError.errors).toEqual({ basket: [ErrorKeys.emptyBasket] });
+  });
+
+  it('redeems a promo code in the same transaction and spreads the discount over the lines', async () => {
+    const user = await createCustomer();
+    const { product: first } = await createProduct({ priceMinor: 1_000 });
+    const { product: second } = await createProduct({ priceMinor: 3_333 });
+    await putInBasket(user.id, first.id, 3);
+    await putInBasket(user.id, second.id, 1);
+    const code = `ORD${randomBytes(3).toString('hex').toUpperCase()}`;
+    await promo.createPromoCode({ code, percent: 15, productIds: [second.id] });
+    const created = await orders.createOrder(user.id, { type: 'purchase', code });
+    const discount = Math.floor((3_333 * 15 + 50) / 100);
+    expect(created.total_minor).toBe(3_000 + 3_333 - discount);
+    const order = await db().order.findUniqueOrThrow({ where: { id: created.order_id }, include: { lines: true } });
+    expect(order).toMatchObject({ subtotalMinor: 6_333, discountMinor: discount });
+    expect(order.lines.find((line) => line.productId === second.id)?.discountMinor).toBe(discount);
+    expect(order.lines.find((line) => line.productId === first.id)?.discountMinor).toBe(0);
+    expect(await db().promoRedemption.count({ where: { orderId: order.id } })).toBe(1);
+
+    // The one use per customer is taken: a second order with the code is refused and rolled back.
+    const again = (await errorOf(orders.createOrder(user.id, { type: 'purchase', code }))) as ValidationError;
+    expect(again.errors).toEqual({ code: [ErrorKeys.invalidPromoCode] });
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it('completes at once when a promo code takes the whole price', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct({ priceMinor: 500 });
+    await putInBasket(user.id, product.id, 1);
+    const code = `FREE${randomBytes(3).toString('hex').toUpperCase()}`;
+    await promo.createPromoCode({ code, percent: 100 });
+    const created = await orders.createOrder(user.id, { type: 'purchase', code });
+    expect(created).toMatchObject({ total_minor: 0, status: 'fulfilled' });
+    expect(await soldCodes(created.order_id)).toHaveLength(1);
+    expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('reads the type from the body and ?type=spending, and refuses what does not fit', async () => {
+    const user = await createCustomer(10_000);
+    const { product } = await createProduct();
+    await putInBasket(user.id, product.id, 1);
+    expect((await orders.createOrder(user.id, { type: 'purchase', queryType: 'spending' })).type).toBe('spending');
+    expect((await orders.createOrder(user.id, { queryType: 'spending' })).type).toBe('spending');
+    const fields = async (input: Parameters<typeof orders.createOrder>[1]) =>
+      ((await errorOf(orders.createOrder(user.id, input))) as ValidationError).errors;
+    expect(await fields({ type: 'balance', queryType: 'spending', replenishmentValue: 100 })).toEqual({
+      type: [ErrorKeys.invalidValue],
+    });
+    expect(await fields({})).toEqual({ type: [ErrorKeys.requiredField] });
+    expect(await fields({ type: 'purchase', queryType: 'balance' })).toEqual({ type: [ErrorKeys.invalidValue] });
+  });
+
+  it('refuses a spending order the balance cannot cover', async () => {
+    const user = await createCustomer(2_000);
+    const { product } = await createProduct({ priceMinor: 2_990 });
+    await putInBasket(user.id, product.id, 1);
+    expect(await errorOf(orders.createOrder(user.id, { type: 'spending' }))).toBeInstanceOf(InsufficientFundsError);
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe('createOrder: a top-up', () => {
+  it('is replenishmentValue whole units, with no lines', async () => {
+    const user = await createCustomer();
+    const created = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 150 });
+    expect(created).toMatchObject({ total_minor: 15_000, total_price: 150, type: 'balance', status: 'created' });
+    expect(await db().orderLine.count({ where: { orderId: created.order_id } })).toBe(0);
+    const missing = (await errorOf(orders.createOrder(user.id, { type: 'balance' }))) as ValidationError;
+    expect(missing.errors).toEqual({ replenishmentValue: [ErrorKeys.requiredField] });
+  });
+
+  it('refuses one that would carry the balance past what it can hold', async () => {
+    const user = await createCustomer(2_000_000_000);
+    const error = (await errorOf(
+      orders.createOrder(user.id, { type: 'balance', replenishmentValue: 9_999_999 }),
+    )) as ValidationError;
+    expect(error.errors).toEqual({ replenishmentValue: [ErrorKeys.tooLarge] });
+  });
+});
+
+describe('spendBalance', () => {
+  it('debits the balance, claims the codes, empties the basket and writes the receipt, in one go', async () => {
+    const user = await createCustomer(10_000);
+    const { product, codes } = await createProduct({ priceMinor: 2_990 });
+    await putInBasket(user.id, product.id, 2);
+    const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
+    jobs.length = 0;
+    const spent = await orders.spendBalance(user.id, order_id);
+    expect(spent).toEqual({
+      order_id,
+      status: 'fulfilled',
+      total_minor: 5_980,
+      refunded_minor: 0,
+      balance: 40.2,
+      balance_minor: 4_020,
+    });
+    const sold = await soldCodes(order_id);
+    expect(sold).toHaveLength(2);
+    expect(codes).toEqual(expect.arrayContaining(sold.map((code) => cipher.decrypt(code.ciphertext))));
+    expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(0);
+    const order = await db().order.findUniqueOrThrow({ where: { id: order_id }, include: { payments: true } });
+    expect(order.payments).toEqual([
+      expect.objectContaining({ method: 'BALANCE', status: 'SUCCEEDED', amountMinor: 5_980 }),
+    ]);
+    expect(order.paymentId).toBe(order.payments[0]?.id);
+    expect(await db().product.findUniqueOrThrow({ where: { id: product.id } })).toMatchObject({
+      stockCount: 3,
+      purchasedCount: 2,
+    });
+
+    const email = await db().outboundEmail.findFirstOrThrow({ where: { toAddress: user.email } });
+    expect(email).toMatchObject({ template: 'order-receipt', locale: 'pt-BR' });
+    expect(ReceiptDataSchema.parse((email.data as { receipt: unknown }).receipt)).toMatchObject({
+      orderId: order_id,
+      totalMinor: 5_980,
+      refundedMinor: 0,
+      lines: [{ name: product.name, quantity: 2, delivered: 2 }],
+    });
+    expect(JSON.stringify(email.data)).not.toContain(codes[0]?.slice(5));
+    expect(jobs).toEqual([{ kind: 'email.send', emailId: email.id }]);
+
+    // A retried spend answers the order as it is and spends nothing more.
+    expect(await orders.spendBalance(user.id, order_id)).toEqual(spent);
+    expect(await balanceOf(user.id)).toBe(4_020);
+    await expectBalancesMatchLedger();
+  });
+
+  it('refuses a short balance with the insufficient-funds key and changes nothing', async () => {
+    const user = await createCustomer(3_000);
+    const { product } = await createProduct({ priceMinor: 2_990 });
+    await putInBasket(user.id, product.id, 1);
+    const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
+    // Spent elsewhere in between: another order of the same customer takes the balance first.
+    const other = await orders.createOrder(user.id, { type: 'spending' });
+    await orders.spendBalance(user.id, other.order_id);
+    const error = (await errorOf(orders.spendBalance(user.id, order_id))) as ValidationError;
+    expect(error).toBeInstanceOf(InsufficientFundsError);
+    expect(error.errors).toEqual({ balance: [ErrorKeys.insufficientFunds] });
+    expect(await statusOf(order_id)).toBe('CREATED');
+    expect(await db().payment.count({ where: { orderId: order_id } })).toBe(0);
+    expect(await balanceOf(user.id)).toBe(10);
+    await expectBalancesMatchLedger();
+  });
+
+  it('is the owner’s alone, and only for spending orders that can still be paid', async () => {
+    const user = await createCustomer(10_000);
+    const stranger = await createCustomer(10_000);
+    const { product } = await createProduct();
+    await putInBasket(user.id, product.id, 1);
+    const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
+    expect(await errorOf(orders.spendBalance(stranger.id, order_id))).toBeInstanceOf(NotFoundError);
+    expect(await errorOf(orders.spendBalance(user.id, randomUUID()))).toBeInstanceOf(NotFoundError);
+
+    const purchase = await orders.createOrder(user.id, { type: 'purchase' });
+    expect(((await errorOf(orders.spendBalance(user.id, purchase.order_id))) as ValidationError).errors).toEqual({
+      orderId: [ErrorKeys.orderNotPayable],
+    });
+
+    now = new Date(now.getTime() + ORDER_TTL_MS + 1_000);
+    try {
+      expect(((await errorOf(orders.spendBalance(user.id, order_id))) as ValidationError).errors).toEqual({
+        orderId: [ErrorKeys.orderNotPayable],
+      });
+    } finally {
+      now = new Date();
+    }
+    expect(await balanceOf(user.id)).toBe(10_000);
+  });
+});
+
+describe('completePaidOrder', () => {
+  it('credits a top-up once, even when called ten times at once', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 250 });
+    const payment = await recordPayment(order_id, 25_000);
+    const input = { orderId: order_id, paymentId: payment.id, amountMinor: 25_000, currency: 'BRL' };
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => orders.completePaidOrder(input)));
+    expect(outcomes.filter((outcome) => outcome.outcome === 'completed')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.outcome === 'already_completed')).toHaveLength(9);
+    expect(await balanceOf(user.id)).toBe(25_000);
+    expect(await db().ledgerEntry.findMany({ where: { userId: user.id } })).toEqual([
+      expect.objectContaining({ kind: 'TOPUP', amountMinor: 25_000, idempotencyKey: `topup:${order_id}` }),
+    ]);
+    expect(await statusOf(order_id)).toBe('FULFILLED');
+    await expectBalancesMatchLedger();
+  });
+
+  it('delivers a purchase once, however often the same payment completes it', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct();
+    await putInBasket(user.id, product.id, 2);
+    const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
+    const payment = await recordPayment(order_id, total_minor);
+    const input = { orderId: order_id, paymentId: payment.id, amountMinor: total_minor, currency: 'BRL' };
+    expect(await orders.completePaidOrder(input)).toMatchObject({ outcome: 'completed', status: 'FULFILLED' });
+    expect(await orders.completePaidOrder(input)).toMatchObject({ outcome: 'already_completed', status: 'FULFILLED' });
+    expect(await soldCodes(order_id)).toHaveLength(2);
+    expect(await db().outboundEmail.count({ where: { toAddress: user.email } })).toBe(1);
+  });
+
+  it('refuses a payment of another amount, currency or order, and changes nothing', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const other = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const payment = await recordPayment(order_id, 10_000);
+    const otherPayment = await recordPayment(other.order_id, 10_000);
+    const base = { orderId: order_id, paymentId: payment.id, amountMinor: 10_000, currency: 'BRL' };
+    expect(await errorOf(orders.completePaidOrder({ ...base, amountMinor: 9_999 }))).toBeInstanceOf(
+      PaymentMismatchError,
+    );
+    expect(await errorOf(orders.completePaidOrder({ ...base, currency: 'RUB' }))).toBeInstanceOf(PaymentMismatchError);
+    expect(await errorOf(orders.completePaidOrder({ ...base, paymentId: otherPayment.id }))).toBeInstanceOf(
+      NotFoundError,
+    );
+    expect(await statusOf(order_id)).toBe('CREATED');
+    expect(await balanceOf(user.id)).toBe(0);
+  });
+
+  it('gives a second payment of an order already paid back to the balance', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct();
+    await putInBasket(user.id, product.id, 1);
+    const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
+    const first = await recordPayment(order_id, total_minor);
+    const second = await recordPayment(order_id, total_minor);
+    const paid = (paymentId: string) =>
+      orders.completePaidOrder({ orderId: order_id, paymentId, amountMinor: total_minor, currency: 'BRL' });
+    await paid(first.id);
+    expect(await paid(second.id)).toMatchObject({ outcome: 'duplicate_refunded', refundedMinor: total_minor });
+    expect(await paid(second.id)).toMatchObject({ outcome: 'duplicate_refunded' });
+    expect(await balanceOf(user.id)).toBe(total_minor);
+    expect(await soldCodes(order_id)).toHaveLength(1);
+    await expectBalancesMatchLedger();
+  });
+
+  it('refunds the shortfall to the balance and says so in the receipt', async () => {
+    const user = await createCustomer();
+    const { product: scarce } = await createProduct({ priceMinor: 1_000, stock: 3 });
+    const { product: plenty } = await createProduct({ priceMinor: 500, stock: 5 });
+    await putInBasket(user.id, scarce.id, 3);
+    await putInBasket(user.id, plenty.id, 1);
+    const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
+    // Sold to someone else between the order and its payment.
+    await db().productCode.deleteMany({ where: { productId: scarce.id, status: 'AVAILABLE' } });
+    await db().productCode.createMany({
+      data: [{ productId: scarce.id, ciphertext: cipher.encrypt('LAST-ONE'), codeDigest: cipher.digest('LAST-ONE') }],
+    });
+    const payment = await recordPayment(order_id, total_minor);
+    const outcome = await orders.completePaidOrder({
+      orderId: order_id,
+      paymentId: payment.id,
+      amountMinor: total_minor,
+      currency: 'BRL',
+    });
+    expect(outcome).toMatchObject({ outcome: 'completed', status: 'PARTIALLY_REFUNDED', refundedMinor: 2_000 });
+    expect(await balanceOf(user.id)).toBe(2_000);
+    expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toMatchObject({
+      status: 'PARTIALLY_REFUNDED',
+      refundedMinor: 2_000,
+    });
+    expect(await db().ledgerEntry.findMany({ where: { orderId: order_id } })).toEqual([
+      expect.objectContaining({ kind: 'REFUND', amountMinor: 2_000, idempotencyKey: `refund:${order_id}:shortfall` }),
+    ]);
+    const email = await db().outboundEmail.findFirstOrThrow({ where: { toAddress: user.email } });
+    expect((email.data as { receipt: unknown }).receipt).toMatchObject({
+      refundedMinor: 2_000,
+      lines: expect.arrayContaining([{ name: scarce.name, quantity: 3, delivered: 1 }]),
+    });
+    await expectBalancesMatchLedger();
+  });
+
+  it('refunds a discounted line at what was paid for it', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct({ priceMinor: 1_000, stock: 3 });
+    await putInBasket(user.id, product.id, 3);
+    const code = `HALF${randomBytes(3).toString('hex').toUpperCase()}`;
+    await promo.createPromoCode({ code, percent: 50 });
+    const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase', code });
+    expect(total_minor).toBe(1_500);
+    await db().productCode.deleteMany({ where: { productId: product.id, status: 'AVAILABLE' } });
+    const payment = await recordPayment(order_id, total_minor);
+    const outcome = await orders.completePaidOrder({
+      orderId: order_id,
+      paymentId: payment.id,
+      amountMinor: total_minor,
+      currency: 'BRL',
+    });
+    expect(outcome).toMatchObject({ status: 'REFUNDED', refundedMinor: 1_500 });
+    expect(await balanceOf(user.id)).toBe(1_500);
+    await expectBalancesMatchLedger();
+  });
+});
+
+describe('expiry', () => {
+  it('expires unpaid orders after their time, gives their promo use back, and leaves others alone', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct();
+    await putInBasket(user.id, product.id, 1);
+    const code = `EXP${randomBytes(3).toString('hex').toUpperCase()}`;
+    await promo.createPromoCode({ code, percent: 10, maxUses: 1 });
+    const due = await orders.createOrder(user.id, { type: 'purchase', code });
+    now = new Date(now.getTime() + ORDER_TTL_MS / 2);
+    const fresh = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    try {
+      now = new Date(now.getTime() + ORDER_TTL_MS / 2 + 1);
+      let expired = 0;
+      for (let sweep = await orders.expireOrders(); sweep > 0; sweep = await orders.expireOrders()) expired += sweep;
+      expect(expired).toBeGreaterThanOrEqual(1);
+      expect(await statusOf(due.order_id)).toBe('EXPIRED');
+      expect(await statusOf(fresh.order_id)).toBe('CREATED');
+      expect(await db().promoCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ usedCount: 0 });
+      expect(await db().promoRedemption.count({ where: { orderId: due.order_id } })).toBe(0);
+      expect((await orders.paymentStatus(user.id, due.order_id)).status).toBe('error');
+    } finally {
+      now = new Date();
+    }
+  });
+
+  it('still delivers an expired order that is paid late, while codes last', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct({ stock: 1 });
+    await putInBasket(user.id, product.id, 1);
+    const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
+    await expireNow(order_id);
+    const payment = await recordPayment(order_id, total_minor);
+    const outcome = await orders.completePaidOrder({
+      orderId: order_id,
+      paymentId: payment.id,
+      amountMinor: total_minor,
+      currency: 'BRL',
+    });
+    expect(outcome).toMatchObject({ outcome: 'completed', status: 'FULFILLED' });
+    expect(await soldCodes(order_id)).toHaveLength(1);
+  });
+
+  it('refunds an expired order paid late whose codes are gone', async () => {
+    const user = await createCustomer();
+    const { product } = await createProduct({ stock: 1 });
+    await putInBasket(user.id, product.id, 1);
+    const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
+    await expireNow(order_id);
+    await db().productCode.deleteMany({ where: { productId: product.id } });
+    const payment = await recordPayment(order_id, total_minor);
+    const outcome = await orders.completePaidOrder({
+      orderId: order_id,
+      paymentId: payment.id,
+      amountMinor: total_minor,
+      currency: 'BRL',
+    });
+    expect(outcome).toMatchObject({ outcome: 'completed', status: 'REFUNDED', refundedMinor: total_minor });
+    expect(await balanceOf(user.id)).toBe(total_minor);
+    await expectBalancesMatchLedger();
+  });
+});
+
+/** Moves time past the order's expiry, sweeps, and brings time back. */
+async function expireNow(orderId: string) {
+  const real = now;
+  now = new Date(now.getTime() + ORDER_TTL_MS + 1_000);
+  try {
+    while ((await statusOf(orderId)) !== 'EXPIRED') {
+      if ((await orders.expireOrders()) === 0) throw new Error('the order did not expire');
+    }
+  } finally {
+    now = real;
+  }
+}
+
+describe('refundOrder (operator)', () => {
+  it('gives what is left of a paid order back to the balance once', async () => {
+    const user = await createCustomer(10_000);
+    const { product } = await createProduct({ priceMinor: 1_000 });
+    await putInBasket(user.id, product.id, 1);
+    const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
+    await orders.spendBalance(user.id, order_id);
+    expect(await operations.refundOrder(order_id)).toEqual({ refundedMinor: 1_000, userId: user.id });
+    expect(await statusOf(order_id)).toBe('REFUNDED');
+    expect(await balanceOf(user.id)).toBe(10_000);
+    expect(await errorOf(operations.refundOrder(order_id))).toBeInstanceOf(ConflictError);
+    expect(await balanceOf(user.id)).toBe(10_000);
+    await expectBalancesMatchLedger();
+  });
+
+  it('refuses unpaid orders and top-ups', async () => {
+    const user = await createCustomer();
+    const topUp = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    expect(await errorOf(operations.refundOrder(topUp.order_id))).toBeInstanceOf(ConflictError);
+    const { product } = await createProduct();
+    await putInBasket(user.id, product.id, 1);
+    const unpaid = await orders.createOrder(user.id, { type: 'purchase' });
+    expect(await errorOf(operations.refundOrder(unpaid.order_id))).toBeInstanceOf(ConflictError);
+    expect(await errorOf(operations.refundOrder(randomUUID()))).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('paymentStatus', () => {
+  it('reads init, error or success and changes nothing; someone else’s order is not found', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const before = await db().order.findUniqueOrThrow({ where: { id: order_id } });
+    expect(await orders.paymentStatus(user.id, order_id)).toEqual({
+      status: 'init',
+      order_id,
+      order_status: 'created',
+      type: 'balance',
+      refunded_minor: 0,
+    });
+    expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toEqual(before);
+    const stranger = await createCustomer();
+    expect(await errorOf(orders.paymentStatus(stranger.id, order_id))).toBeInstanceOf(NotFoundError);
+  });
+
+  it.each<[OrderStatus, string]>([
+    ['PENDING', 'init'],
+    ['FAILED', 'error'],
+    ['CANCELLED', 'error'],
+  ])('answers %s as %s', async (status, expected) => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    await db().$transaction((tx) => transitionOrder(tx, order_id, status));
+    expect((await orders.paymentStatus(user.id, order_id)).status).toBe(expected);
+  });
+});
+
+describe('findPayableOrder', () => {
+  it('finds the newest order of the type still waiting for its payment, not an expired or paid one', async () => {
+    const user = await createCustomer();
+    const older = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    now = new Date(now.getTime() + 1_000);
+    const newer = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 200 });
+    try {
+      expect((await orders.findPayableOrder(user.id, 'balance'))?.id).toBe(newer.order_id);
+      expect(await orders.findPayableOrder(user.id, 'purchase')).toBeNull();
+      const payment = await recordPayment(newer.order_id, 20_000);
+      await orders.completePaidOrder({
+        orderId: newer.order_id,
+        paymentId: payment.id,
+        amountMinor: 20_000,
+        currency: 'BRL',
+      });
+      expect((await orders.findPayableOrder(user.id, 'balance'))?.id).toBe(older.order_id);
+      now = new Date(now.getTime() + ORDER_TTL_MS);
+      expect(await orders.findPayableOrder(user.id, 'balance')).toBeNull();
+    } finally {
+      now = new Date();
+    }
+  });
+});
+
+describe('the state machine on the database', () => {
+  it('throws on an illegal transition and writes nothing', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const before = await db().order.findUniqueOrThrow({ where: { id: order_id } });
+    for (const to of ['FULFILLED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'CREATED'] as const) {
+      const error = await errorOf(db().$transaction((tx) => transitionOrder(tx, order_id, to)));
+      expect(error, to).toBeInstanceOf(IllegalTransitionError);
+      expect(error).toMatchObject({ from: 'CREATED', to });
+    }
+    expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toEqual(before);
+    expect(await errorOf(db().$transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING')))).toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
+  it('applies a transition once when two race for it', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => db().$transaction((tx) => transitionOrder(tx, order_id, 'PENDING'))),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+    expect(refused.every((result) => result.reason instanceof IllegalTransitionError)).toBe(true);
+    expect(await statusOf(order_id)).toBe('PENDING');
+  });
+
+  it('keeps a paid status and its paid_at together in the database', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    await expect(db().order.update({ where: { id: order_id }, data: { status: 'FULFILLED' } })).rejects.toThrow();
+    await expect(db().order.update({ where: { id: order_id }, data: { refundedMinor: 20_000 } })).rejects.toThrow();
+  });
+
+  it('keeps discounts within what they are taken off, and promo codes off top-ups', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    await expect(
+      db().order.update({ where: { id: order_id }, data: { discountMinor: 10_001, totalMinor: -1 } }),
+    ).rejects.toThrow();
+    await expect(
+      db().order.update({ where: { id: order_id }, data: { discountMinor: 100, totalMinor: 9_900 } }),
+    ).rejects.toThrow();
+    const { product } = await createProduct({ priceMinor: 1_000 });
+    await putInBasket(user.id, product.id, 1);
+    const purchase = await orders.createOrder(user.id, { type: 'purchase' });
+    await expect(
+      db().orderLine.updateMany({ where: { orderId: purchase.order_id }, data: { discountMinor: 1_001 } }),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,458 @@
+import {
+  type CreateOrderResponse,
+  ErrorKeys,
+  ORDER_TTL_MINUTES,
+  type PaymentStatusResponse,
+  type PaymentStatusValue,
+  type PaymentType,
+  promoDiscountMinor,
+  type SpendResponse,
+  STORE_CURRENCY,
+} from '@store/contract';
+import type { OrderStatus, OrderType, Prisma, PrismaClient } from '@store/db';
+import { lockBasket, readBasketRows } from '../basket/basket-sql.ts';
+import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/fulfilment-service.ts';
+import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
+import type { PromoService } from '../promo/promo-service.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { type Logger, silentLogger } from '../shared/logger.ts';
+import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
+import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder } from './order-sql.ts';
+import {
+  COMPLETED_STATUSES,
+  statusName,
+  transitionOrder,
+  transitionOrders,
+  typeName,
+  UNPAID_STATUSES,
+} from './order-state.ts';
+
+/** How long an unpaid order waits for its payment (ORDER_TTL_MINUTES of the contract). */
+export const ORDER_TTL_MS = ORDER_TTL_MINUTES * 60_000;
+
+/** users.balance_minor is a 32-bit integer: a top-up that could carry a balance past it is refused. */
+const BALANCE_MAX_MINOR = 2_147_483_647;
+
+/**
+ * Order transactions queue for connections and for the row locks of busy products: under a burst
+ * they wait their turn rather than fail.
+ */
+const TX_OPTIONS = { maxWait: 60_000, timeout: 60_000 };
+
+const TYPE_BY_NAME: Record<PaymentType, OrderType> = { purchase: 'PURCHASE', balance: 'BALANCE', spending: 'SPENDING' };
+
+export interface CreateOrderInput {
+  /** The body's `type`. */
+  type?: PaymentType | undefined;
+  /** The query's `type` (`?type=spending`). */
+  queryType?: PaymentType | undefined;
+  code?: string | undefined;
+  /** Whole units of the store currency, for a top-up. */
+  replenishmentValue?: number | undefined;
+}
+
+/** A payment the provider confirmed, as the event processor hands it over. */
+export interface PaidOrderInput {
+  orderId: string;
+  paymentId: string;
+  amountMinor: number;
+  currency: string;
+}
+
+export type CompletionOutcome =
+  /** The payment paid the order, which was fulfilled (or its shortfall refunded) now. */
+  | { outcome: 'completed'; orderId: string; status: OrderStatus; refundedMinor: number }
+  /** This payment had completed the order before: nothing changed. */
+  | { outcome: 'already_completed'; orderId: string; status: OrderStatus; refundedMinor: number }
+  /** Another payment had paid the order: this one's amount went to the balance. */
+  | { outcome: 'duplicate_refunded'; orderId: string; status: OrderStatus; refundedMinor: number };
+
+/** A payment whose amount or currency is not the order's: nothing is changed. */
+export class PaymentMismatchError extends ConflictError {}
+
+export interface OrderServiceDeps {
+  db: PrismaClient;
+  promo: PromoService;
+  /** Sends receipts after the commit; without it the outbox sweep sends them a minute later. */
+  queue?: JobQueue;
+  logger?: Logger;
+  /** Where the store is opened; receipts link to the profile there. */
+  publicUrl: string;
+  clock?: () => Date;
+  orderTtlMs?: number;
+}
+
+function paymentStatusValue(status: OrderStatus): PaymentStatusValue {
+  switch (status) {
+    case 'CREATED':
+    case 'PENDING':
+    case 'PAID':
+      return 'init';
+    case 'FAILED':
+    case 'CANCELLED':
+    case 'EXPIRED':
+      return 'error';
+    case 'FULFILLED':
+      return 'success';
+    case 'PARTIALLY_REFUNDED':
+      return 'partially_refunded';
+    case 'REFUNDED':
+      return 'refunded';
+  }
+}
+
+/** `?type=spending` turns a purchase into a spend from the balance; a top-up cannot be one. */
+function resolveType({ type, queryType }: CreateOrderInput): OrderType {
+  if (queryType === 'spending') {
+    if (type === 'balance') {
+      throw new ValidationError({ type: [ErrorKeys.invalidValue] }, 'A top-up cannot be paid from the balance.');
+    }
+    return 'SPENDING';
+  }
+  if (type && queryType && type !== queryType) {
+    throw new ValidationError({ type: [ErrorKeys.invalidValue] }, 'The type in the query and in the body differ.');
+  }
+  const resolved = type ?? queryType;
+  if (!resolved) throw ValidationError.field('type', ErrorKeys.requiredField);
+  return TYPE_BY_NAME[resolved];
+}
+
+/**
+ * Orders (SPEC.md sections 3, 4 and 7): creating them from the server basket or for a top-up,
+ * spending the balance on one, completing one that a provider payment paid, and the status the
+ * browser polls. Every status change goes through the state machine (order-state.ts); every movement
+ * of money through the ledger; paying and fulfilling happen in one transaction, so an order is never
+ * paid without its codes or its refund.
+ */
+export function createOrderService({
+  db,
+  promo,
+  queue,
+  logger = silentLogger,
+  publicUrl,
+  clock = () => new Date(),
+  orderTtlMs = ORDER_TTL_MS,
+}: OrderServiceDeps) {
+  const fulfilment = createFulfilmentService({ publicUrl, clock });
+
+  async function enqueueEmail(emailId: string | null) {
+    if (!emailId || !queue) return;
+    try {
+      await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId });
+    } catch (error) {
+      logger.warn({ err: error, emailId }, 'receipt job not enqueued; the outbox sweep sends it later');
+    }
+  }
+
+  /** Marks the locked order paid and fulfils it: the one completion path of every payment. */
+  async function payAndFulfil(
+    tx: Prisma.TransactionClient,
+    order: LockedOrder,
+    paymentId: string | null,
+  ): Promise<FulfilmentOutcome> {
+    await transitionOrder(tx, order.id, 'PAID', { paidAt: clock(), ...(paymentId ? { paymentId } : {}) });
+    return fulfilment.fulfilPaidOrder(tx, order);
+  }
+
+  function createResponse(order: {
+    id: string;
+    type: OrderType;
+    status: OrderStatus;
+    totalMinor: number;
+    currency: string;
+    expiresAt: Date | null;
+  }): CreateOrderResponse {
+    return {
+      order_id: order.id,
+      total_price: minorToDisplay(order.totalMinor),
+      total_minor: order.totalMinor,
+      currency: order.currency,
+      type: typeName(order.type),
+      status: statusName(order.status),
+      expires_at: order.expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  async function createTopUp(userId: string, replenishmentValue: number | undefined) {
+    if (replenishmentValue === undefined) throw ValidationError.field('replenishmentValue', ErrorKeys.requiredField);
+    const amountMinor = wholeToMinor(replenishmentValue);
+    const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
+    if (user.balanceMinor + amountMinor > BALANCE_MAX_MINOR) {
+      throw new ValidationError(
+        { replenishmentValue: [ErrorKeys.tooLarge] },
+        'This top-up would take the balance past what it can hold.',
+      );
+    }
+    const order = await db.order.create({
+      data: {
+        userId,
+        type: 'BALANCE',
+        subtotalMinor: amountMinor,
+        totalMinor: amountMinor,
+        currency: STORE_CURRENCY,
+        expiresAt: new Date(clock().getTime() + orderTtlMs),
+      },
+    });
+    return createResponse(order);
+  }
+
+  async function createPurchase(userId: string, type: 'PURCHASE' | 'SPENDING', code: string | undefined) {
+    const { order, emailId } = await db.$transaction(async (tx) => {
+      // The basket's own lock: a flush landing now is either wholly in this order or wholly after it.
+      await lockBasket(tx, userId);
+      const rows = await readBasketRows(tx, userId);
+      if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
+      const short = rows.filter((row) => row.quantity > row.stock_count);
+      if (short.length > 0) {
+        throw new ValidationError(
+          Object.fromEntries(short.map((row) => [`products.${row.id}`, [ErrorKeys.outOfStock]])),
+          `Not enough codes in stock for: ${short.map((row) => row.name).join(', ')}.`,
+        );
+      }
+
+      const subtotalMinor = rows.reduce((sum, row) => sum + row.price_minor * row.quantity, 0);
+      const created = await tx.order.create({
+        data: {
+          userId,
+          type,
+          subtotalMinor,
+          totalMinor: subtotalMinor,
+          currency: STORE_CURRENCY,
+          expiresAt: new Date(clock().getTime() + orderTtlMs),
+          lines: {
+            create: rows.map((row) => ({
+              productId: row.id,
+              productName: row.name,
+              quantity: row.quantity,
+              unitPriceMinor: row.price_minor,
+            })),
+          },
+        },
+        include: { lines: { select: { id: true, productId: true } } },
+      });
+
+      let totalMinor = subtotalMinor;
+      if (code) {
+        const discount = await promo.redeemPromoCode(tx, {
+          code,
+          userId,
+          orderId: created.id,
+          lines: rows.map((row) => ({ id: row.id, price_minor: row.price_minor, quantity: row.quantity })),
+        });
+        // Each line's share, by the promo service's own arithmetic, so the shares add up to the
+        // order's discount and a shortfall refunds a line at what was paid for it.
+        const lineIds = new Map(created.lines.map((line) => [line.productId, line.id]));
+        for (const row of rows.filter((candidate) => discount.appliesTo.includes(candidate.id))) {
+          await tx.orderLine.update({
+            where: { id: lineIds.get(row.id) as string },
+            data: { discountMinor: promoDiscountMinor([row], discount.percent, [row.id]) },
+          });
+        }
+        totalMinor = subtotalMinor - discount.discountMinor;
+        await tx.order.update({
+          where: { id: created.id },
+          data: { promoCodeId: discount.promoCodeId, discountMinor: discount.discountMinor, totalMinor },
+        });
+      }
+
+      if (type === 'SPENDING') {
+        const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
+        if (user.balanceMinor < totalMinor) throw new InsufficientFundsError();
+      }
+
+      const order = { ...created, totalMinor, refundedMinor: 0, paymentId: null };
+      if (totalMinor > 0) return { order, emailId: null };
+      // A promo code that took the whole price leaves nothing to pay: the order completes now.
+      const outcome = await payAndFulfil(tx, order, null);
+      return { order: { ...order, status: outcome.status }, emailId: outcome.emailId };
+    }, TX_OPTIONS);
+    await enqueueEmail(emailId);
+    return createResponse(order);
+  }
+
+  async function completeInTransaction(
+    tx: Prisma.TransactionClient,
+    input: PaidOrderInput,
+  ): Promise<CompletionOutcome & { emailId: string | null }> {
+    const order = await lockOrder(tx, input.orderId);
+    if (!order) throw new NotFoundError('Order');
+    const payment = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { orderId: true } });
+    if (!payment || payment.orderId !== order.id) throw new NotFoundError('Payment');
+    if (input.amountMinor !== order.totalMinor || input.currency !== order.currency || input.amountMinor <= 0) {
+      throw new PaymentMismatchError(
+        `Payment of ${input.amountMinor} ${input.currency} does not match order ${order.id} (${order.totalMinor} ${order.currency}).`,
+      );
+    }
+    const base = { orderId: order.id, status: order.status, refundedMinor: order.refundedMinor };
+    if (order.paymentId === input.paymentId) return { outcome: 'already_completed', ...base, emailId: null };
+    if (order.paymentId !== null || isPaid(order.status)) {
+      // Paid twice (two methods, two tabs): the second payment's money goes to the balance.
+      await lockCustomer(tx, order.userId);
+      await creditBalance(tx, {
+        userId: order.userId,
+        orderId: order.id,
+        kind: 'REFUND',
+        amountMinor: input.amountMinor,
+        key: ledgerKeys.refund(order.id, `payment:${input.paymentId}`),
+      });
+      logger.warn({ orderId: order.id, paymentId: input.paymentId }, 'order paid twice; second payment refunded');
+      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId: null };
+    }
+    const outcome = await payAndFulfil(tx, order, input.paymentId);
+    return {
+      outcome: 'completed',
+      orderId: order.id,
+      status: outcome.status,
+      refundedMinor: outcome.refundedMinor,
+      emailId: outcome.emailId,
+    };
+  }
+
+  function isPaid(status: OrderStatus) {
+    return status === 'PAID' || COMPLETED_STATUSES.includes(status);
+  }
+
+  return {
+    /**
+     * POST /orders/create. A purchase or spend is made from the server basket at the database's
+     * prices, with the promo code redeemed in the same transaction; a line the stock cannot cover
+     * now refuses the order (422 on `products.<id>`). A spend the balance cannot cover is refused
+     * at once (422 on `balance`). A top-up is `replenishmentValue` whole units.
+     */
+    async createOrder(userId: string, input: CreateOrderInput): Promise<CreateOrderResponse> {
+      const type = resolveType(input);
+      if (type === 'BALANCE') return createTopUp(userId, input.replenishmentValue);
+      return createPurchase(userId, type, input.code);
+    },
+
+    /**
+     * POST /payment/spending-balance-handle: pays a spending order from the balance and fulfils it,
+     * in one transaction. A short balance is a 422 on `balance` and changes nothing; a spend retried
+     * after it went through answers the order as it is.
+     */
+    async spendBalance(userId: string, orderId: string): Promise<SpendResponse> {
+      const { order, emailId, balanceMinor } = await db.$transaction(async (tx) => {
+        const locked = await lockOrder(tx, orderId);
+        if (!locked || locked.userId !== userId) throw new NotFoundError('Order');
+        if (locked.type !== 'SPENDING') {
+          throw new ValidationError(
+            { orderId: [ErrorKeys.orderNotPayable] },
+            'This order is not paid from the balance.',
+          );
+        }
+        let current: { status: OrderStatus; refundedMinor: number } = locked;
+        let receipt: string | null = null;
+        if (!isPaid(locked.status)) {
+          const expired = locked.expiresAt !== null && locked.expiresAt <= clock();
+          if (!UNPAID_STATUSES.includes(locked.status) || expired) {
+            throw new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, 'This order can no longer be paid.');
+          }
+          const payment = await tx.payment.create({
+            data: {
+              orderId,
+              provider: 'balance',
+              method: 'BALANCE',
+              status: 'SUCCEEDED',
+              amountMinor: locked.totalMinor,
+              currency: locked.currency,
+            },
+            select: { id: true },
+          });
+          await debitBalance(tx, {
+            userId,
+            orderId,
+            kind: 'SPEND',
+            amountMinor: locked.totalMinor,
+            key: ledgerKeys.spend(orderId),
+          });
+          const outcome = await payAndFulfil(tx, locked, payment.id);
+          current = { status: outcome.status, refundedMinor: outcome.refundedMinor };
+          receipt = outcome.emailId;
+        }
+        const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
+        return { order: { ...locked, ...current }, emailId: receipt, balanceMinor: user.balanceMinor };
+      }, TX_OPTIONS);
+      await enqueueEmail(emailId);
+      return {
+        order_id: order.id,
+        status: statusName(order.status),
+        total_minor: order.totalMinor,
+        refunded_minor: order.refundedMinor,
+        balance: minorToDisplay(balanceMinor),
+        balance_minor: balanceMinor,
+      };
+    },
+
+    /**
+     * Completes an order that a provider payment paid: what the payment event processor calls, once
+     * per confirmed payment, however often. The order (CREATED, PENDING, or already EXPIRED, FAILED
+     * or CANCELLED) moves to PAID and is fulfilled in the same transaction: a top-up is credited, a
+     * purchase gets its codes and any shortfall back on the balance, so money is never kept without
+     * the goods. The same payment again changes nothing; another payment for an order already paid
+     * is credited to the balance. A wrong amount or currency throws PaymentMismatchError and changes
+     * nothing.
+     */
+    async completePaidOrder(input: PaidOrderInput): Promise<CompletionOutcome> {
+      const { emailId, ...outcome } = await db.$transaction((tx) => completeInTransaction(tx, input), TX_OPTIONS);
+      await enqueueEmail(emailId);
+      return outcome;
+    },
+
+    /**
+     * The same inside the caller's transaction (the event processor marks its event processed in
+     * it); the caller enqueues `email.send` for `emailId` after its commit.
+     */
+    completePaidOrderInTransaction: completeInTransaction,
+
+    /** POST /payment/status: reads the order, never changes it. Someone else's order: 404. */
+    async paymentStatus(userId: string, orderId: string): Promise<PaymentStatusResponse> {
+      const order = await db.order.findFirst({
+        where: { id: orderId, userId },
+        select: { id: true, status: true, type: true, refundedMinor: true },
+      });
+      if (!order) throw new NotFoundError('Order');
+      return {
+        status: paymentStatusValue(order.status),
+        order_id: order.id,
+        order_status: statusName(order.status),
+        type: typeName(order.type),
+        refunded_minor: order.refundedMinor,
+      };
+    },
+
+    /**
+     * The customer's newest order of this type still waiting for its payment: how a payment call
+     * that names no order finds one.
+     */
+    findPayableOrder(userId: string, type: PaymentType) {
+      return db.order.findFirst({
+        where: {
+          userId,
+          type: TYPE_BY_NAME[type],
+          status: { in: [...UNPAID_STATUSES] },
+          OR: [{ expiresAt: null }, { expiresAt: { gt: clock() } }],
+        },
+        orderBy: { createdAt: 'desc' },
+      });
+    },
+
+    /**
+     * Expires unpaid orders whose time is up, a batch at a time; answers how many. Their promo codes
+     * become usable again. A payment confirmed later still completes them.
+     */
+    async expireOrders({ limit = 100 }: { limit?: number } = {}): Promise<number> {
+      return db.$transaction(async (tx) => {
+        const due = await lockExpiredOrders(tx, clock(), limit);
+        const moved = await transitionOrders(
+          tx,
+          due.map((order) => order.id),
+          'EXPIRED',
+        );
+        return moved.length;
+      }, TX_OPTIONS);
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

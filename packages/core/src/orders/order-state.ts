@@ -1,0 +1,124 @@
+import type { OrderStatusName, PaymentType } from '@store/contract';
+import type { OrderStatus, OrderType, Prisma } from '@store/db';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
+
+/**
+ * The order state machine: for each status, the statuses an order may reach it from.
+ *
+ *   CREATED -> PENDING -> PAID -> FULFILLED | PARTIALLY_REFUNDED | REFUNDED
+ *   CREATED | PENDING -> FAILED | CANCELLED | EXPIRED
+ *
+ * EXPIRED is its own ending rather than CANCELLED, so a payment that lands late can be told from
+ * one that was called off. A payment confirmed by the provider after any unpaid ending still moves
+ * the order to PAID: the money then buys the goods, or goes back to the balance where the codes are
+ * gone, and is never kept without either. REFUNDED is reached by a fulfilment that delivered
+ * nothing, or by an operator refunding a paid order.
+ */
+export const ALLOWED_FROM: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  CREATED: [],
+  PENDING: ['CREATED'],
+  PAID: ['CREATED', 'PENDING', 'EXPIRED', 'FAILED', 'CANCELLED'],
+  FULFILLED: ['PAID'],
+  PARTIALLY_REFUNDED: ['PAID'],
+  REFUNDED: ['PAID', 'FULFILLED', 'PARTIALLY_REFUNDED'],
+  FAILED: ['CREATED', 'PENDING'],
+  CANCELLED: ['CREATED', 'PENDING'],
+  EXPIRED: ['CREATED', 'PENDING'],
+};
+
+/** Waiting for its payment. */
+export const UNPAID_STATUSES: readonly OrderStatus[] = ['CREATED', 'PENDING'];
+/** Ended without a payment; a late payment still completes it. */
+export const UNPAID_ENDINGS: readonly OrderStatus[] = ['FAILED', 'CANCELLED', 'EXPIRED'];
+/** Paid and done with: codes delivered or their price refunded, a top-up credited. */
+export const COMPLETED_STATUSES: readonly OrderStatus[] = ['FULFILLED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+
+export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
+  return ALLOWED_FROM[to].includes(from);
+}
+
+/** The status as the API names it. */
+export function statusName(status: OrderStatus): OrderStatusName {
+  return status.toLowerCase() as OrderStatusName;
+}
+
+/** The order type as the API names it (SPEC.md section 3, payment types). */
+export function typeName(type: OrderType): PaymentType {
+  return type.toLowerCase() as PaymentType;
+}
+
+/** A transition the state machine does not allow from where the order is now. */
+export class IllegalTransitionError extends ConflictError {
+  constructor(
+    readonly orderId: string,
+    readonly from: OrderStatus,
+    readonly to: OrderStatus,
+  ) {
+    super(`Order ${orderId} cannot go from ${from} to ${to}.`);
+  }
+}
+
+/** What a transition writes beside the status. */
+export interface TransitionChanges {
+  paidAt?: Date;
+  paymentId?: string;
+  fulfilledAt?: Date;
+  refundedMinor?: number;
+}
+
+/** Leaving an order unpaid gives its promo code back: the customer may use it on another order. */
+async function releasePromoRedemptions(tx: Prisma.TransactionClient, orderIds: string[]) {
+  const released = await tx.promoRedemption.findMany({
+    where: { orderId: { in: orderIds } },
+    select: { id: true, promoCodeId: true },
+  });
+  if (released.length === 0) return;
+  await tx.promoRedemption.deleteMany({ where: { id: { in: released.map((row) => row.id) } } });
+  const perCode = new Map<number, number>();
+  for (const { promoCodeId } of released) perCode.set(promoCodeId, (perCode.get(promoCodeId) ?? 0) + 1);
+  for (const [id, count] of [...perCode].sort(([a], [b]) => a - b)) {
+    await tx.promoCode.update({ where: { id }, data: { usedCount: { decrement: count } } });
+  }
+}
+
+const MOVED = { id: true, status: true, userId: true } as const;
+
+/**
+ * The one function that changes an order's status. Each move is a conditional update,
+ * `UPDATE orders SET status = $to ... WHERE id = ANY($ids) AND status = ANY($allowedFrom)`, so two
+ * runs racing for the same order cannot both apply it: the second finds the status moved and its
+ * update touches nothing. Answers the orders that moved; the others are left as they were.
+ */
+export async function transitionOrders(
+  tx: Prisma.TransactionClient,
+  orderIds: string[],
+  to: OrderStatus,
+  changes: TransitionChanges = {},
+): Promise<Array<{ id: string; status: OrderStatus; userId: string }>> {
+  if (orderIds.length === 0) return [];
+  const moved = await tx.order.updateManyAndReturn({
+    where: { id: { in: orderIds }, status: { in: [...ALLOWED_FROM[to]] } },
+    data: { status: to, ...changes },
+    select: MOVED,
+  });
+  if (UNPAID_ENDINGS.includes(to))
+    await releasePromoRedemptions(
+      tx,
+      moved.map((order) => order.id),
+    );
+  return moved;
+}
+
+/** One order's transition; one that the state machine refuses (or a race has taken) throws. */
+export async function transitionOrder(
+  tx: Prisma.TransactionClient,
+  orderId: string,
+  to: OrderStatus,
+  changes: TransitionChanges = {},
+): Promise<void> {
+  const [moved] = await transitionOrders(tx, [orderId], to, changes);
+  if (moved) return;
+  const current = await tx.order.findUnique({ where: { id: orderId }, select: { status: true } });
+  if (!current) throw new NotFoundError('Order');
+  throw new IllegalTransitionError(orderId, current.status, to);
+}

@@ -1,0 +1,246 @@
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createCodeCipher, devCodeKey } from '@store/db';
+import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditBalance } from '../ledger/ledger-service.ts';
+import { formatMinor, parseOrdersCommand, runOrdersCli } from './orders-cli.ts';
+
+const cipher = createCodeCipher(devCodeKey());
+let database: TestDatabase;
+let folder: string;
+let productId: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  folder = mkdtempSync(path.join(tmpdir(), 'orders-cli-'));
+  const db = database.prisma;
+  const [category, country, currency] = await Promise.all([
+    db.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
+    db.country.create({ data: { code: 'US', name: 'United States' } }),
+    db.currency.create({ data: { codeName: 'USD' } }),
+  ]);
+  const product = await db.product.create({
+    data: {
+      categoryId: category.id,
+      countryId: country.id,
+      nominalCurrencyId: currency.id,
+      name: 'CLI Card',
+      nominalMinor: 1_000,
+      priceMinor: 2_990,
+    },
+  });
+  productId = product.id;
+});
+afterAll(async () => {
+  await database?.cleanup();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Runs a command over the test database; answers the exit code and what was printed. */
+async function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  let opened = false;
+  const code = await runOrdersCli(argv, {
+    async openDatabase() {
+      opened = true;
+      // The test keeps its database open: the CLI's close must not end it.
+      return { ...database, close: async () => {} };
+    },
+    codeCipher: () => cipher,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n'), opened };
+}
+
+function writeFile(name: string, text: string) {
+  const file = path.join(folder, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function customerWithPaidOrder() {
+  const db = database.prisma;
+  const user = await db.user.create({
+    data: { email: `cli.${randomUUID()}@example.com`, name: 'Cli', passwordHash: 'x' },
+  });
+  await db.$transaction((tx) =>
+    creditBalance(tx, { userId: user.id, kind: 'ADJUSTMENT', amountMinor: 5_000, key: `test:${user.id}` }),
+  );
+  const order = await db.order.create({
+    data: {
+      userId: user.id,
+      type: 'PURCHASE',
+      status: 'FULFILLED',
+      subtotalMinor: 2_990,
+      totalMinor: 2_990,
+      paidAt: new Date(),
+      fulfilledAt: new Date(),
+      lines: { create: { productId, productName: 'CLI Card', quantity: 1, unitPriceMinor: 2_990 } },
+    },
+  });
+  return { user, order };
+}
+
+describe('parseOrdersCommand', () => {
+  it('reads each command', () => {
+    const id = randomUUID();
+    expect(parseOrdersCommand(['import-codes', '--product', '12', '--file', 'codes.txt'])).toEqual({
+      ok: true,
+      command: { kind: 'import-codes', productId: 12, file: 'codes.txt' },
+    });
+    expect(parseOrdersCommand(['list', '--status', 'Expired', '--limit=5'])).toEqual({
+      ok: true,
+      command: { kind: 'list', status: 'EXPIRED', limit: 5 },
+    });
+    expect(parseOrdersCommand(['refund', id, '--reason', 'bad-code'])).toEqual({
+      ok: true,
+      command: { kind: 'refund', orderId: id, reason: 'bad-code' },
+    });
+    expect(parseOrdersCommand(['ledger', 'a@b.c'])).toEqual({
+      ok: true,
+      command: { kind: 'ledger', customer: 'a@b.c', limit: 100 },
+    });
+    expect(parseOrdersCommand(['verify-balances'])).toEqual({ ok: true, command: { kind: 'verify-balances' } });
+    expect(parseOrdersCommand([])).toEqual({ ok: true, command: { kind: 'help' } });
+  });
+
+  it('names every mistake', () => {
+    expect(parseOrdersCommand(['import-codes', '--product', 'x'])).toEqual({
+      ok: false,
+      errors: ['--file: required', "--product: 'x' is not a whole number from 1 to 2147483647"],
+    });
+    expect(parseOrdersCommand(['list', '--status', 'lost'])).toMatchObject({ ok: false });
+    expect(parseOrdersCommand(['refund', 'nope', '--reason', 'Bad Reason'])).toEqual({
+      ok: false,
+      errors: [
+        "refund: 'nope' is not an order id",
+        "--reason: 'Bad Reason' is not 1 to 32 lower-case letters, digits or -",
+      ],
+    });
+    expect(parseOrdersCommand(['verify-balances', '--fix'])).toMatchObject({ ok: false });
+    expect(parseOrdersCommand(['drop'])).toMatchObject({ ok: false });
+  });
+
+  it('writes minor units as the operator reads them', () => {
+    expect(formatMinor(2_990)).toBe('29.90 BRL');
+    expect(formatMinor(-5)).toBe('-0.05 BRL');
+    expect(formatMinor(100_000, 'RUB')).toBe('1000.00 RUB');
+  });
+});
+
+describe('runOrdersCli', () => {
+  it('imports codes from a file, reporting what it added and refused', async () => {
+    const codes = Array.from({ length: 3 }, () => `CLI-${randomBytes(5).toString('hex')}`);
+    const file = writeFile('codes.txt', `${codes[0]}\r\n\n  ${codes[1]}  \n${codes[0]?.toUpperCase()}\n${codes[2]}\n`);
+    const first = await run(['import-codes', '--product', String(productId), '--file', file]);
+    expect(first).toMatchObject({ code: 0, err: '' });
+    expect(first.out).toBe(
+      `product ${productId}: 3 added, 1 refused (1 repeated in the file, 0 already in the store, 0 longer than a code can be); 2 blank lines skipped`,
+    );
+    const again = await run(['import-codes', '--product', String(productId), '--file', file]);
+    expect(again.out).toContain('0 added, 4 refused (1 repeated in the file, 3 already in the store');
+    const stored = await database.prisma.productCode.findMany({ where: { productId } });
+    expect(stored.map((row) => cipher.decrypt(row.ciphertext)).sort()).toEqual([...codes].sort());
+  });
+
+  it('refuses a file it cannot read before opening the database, and a product that does not exist', async () => {
+    const missing = await run(['import-codes', '--product', '1', '--file', path.join(folder, 'none.txt')]);
+    expect(missing).toMatchObject({ code: 2, opened: false });
+    expect(missing.err).toContain('cannot read');
+    const unknown = await run(['import-codes', '--product', '999999', '--file', writeFile('one.txt', 'X-1\n')]);
+    expect(unknown).toMatchObject({ code: 1, err: 'error: Product not found' });
+  });
+
+  it('lists orders by status, refunds one to the balance once, and shows the ledger', async () => {
+    const { user, order } = await customerWithPaidOrder();
+    const listed = await run(['list', '--status', 'fulfilled']);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(/^ORDER\s+CREATED\s+STATUS\s+TYPE\s+TOTAL\s+REFUNDED\s+CUSTOMER/);
+    expect(listed.out).toContain(order.id);
+    expect(listed.out).toContain('29.90 BRL');
+    expect((await run(['list', '--status', 'expired'])).out).not.toContain(order.id);
+
+    const refunded = await run(['refund', order.id]);
+    expect(refunded).toEqual({
+      code: 0,
+      out: `order ${order.id}: 29.90 BRL refunded to the balance`,
+      err: '',
+      opened: true,
+    });
+    expect(await run(['refund', order.id])).toMatchObject({ code: 1 });
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(7_990);
+
+    const ledger = await run(['ledger', user.email.toUpperCase()]);
+    expect(ledger.code).toBe(0);
+    expect(ledger.out).toContain(`${user.email} (${user.id}): balance 79.90 BRL`);
+    expect(ledger.out).toContain(`refund:${order.id}:operator`);
+    expect(ledger.out).toContain('adjustment');
+    expect(await run(['ledger', 'nobody@example.com'])).toMatchObject({ code: 1 });
+  });
+
+  it('verifies that every balance equals its ledger, and exits 1 when one does not', async () => {
+    expect(await run(['verify-balances'])).toMatchObject({ code: 0 });
+    const { user } = await customerWithPaidOrder();
+    await database.prisma.user.update({ where: { id: user.id }, data: { balanceMinor: 1 } });
+    try {
+      const failed = await run(['verify-balances']);
+      expect(failed.code).toBe(1);
+      expect(failed.err).toContain(`${user.email} (${user.id}): balance 0.01 BRL, ledger 50.00 BRL`);
+    } finally {
+      await database.prisma.user.update({ where: { id: user.id }, data: { balanceMinor: 5_000 } });
+    }
+    expect(await run(['verify-balances'])).toMatchObject({ code: 0 });
+  });
+});
+
+describe('the orders command', () => {
+  const execFileAsync = promisify(execFile);
+  const packageDir = fileURLToPath(new URL('../../', import.meta.url));
+  const tsx = path.join(packageDir, 'node_modules/.bin/tsx');
+
+  it('runs its entry point on the database the environment names and exits non-zero on a bad balance', async () => {
+    // Without a PostgreSQL test database, a throw-away embedded one in a folder of its own.
+    const dataDir = database.url ? undefined : mkdtempSync(path.join(tmpdir(), 'orders-cli-db-'));
+    const env: Record<string, string> = database.url ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir as string };
+    const spawn = async (args: string[]) => {
+      try {
+        const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/orders.ts', ...args], {
+          cwd: packageDir,
+          env: { PATH: process.env.PATH ?? '', ...env },
+          timeout: 60_000,
+        });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code?: number; stdout: string; stderr: string };
+        return { code: failed.code ?? -1, stdout: failed.stdout, stderr: failed.stderr };
+      }
+    };
+    try {
+      const ok = await spawn(['verify-balances']);
+      expect(ok).toMatchObject({ code: 0, stderr: '' });
+      expect(ok.stdout).toMatch(/^every balance equals its ledger/);
+      if (database.url) {
+        const { user } = await customerWithPaidOrder();
+        await database.prisma.user.update({ where: { id: user.id }, data: { balanceMinor: { increment: 1 } } });
+        try {
+          const failed = await spawn(['verify-balances']);
+          expect(failed.code).toBe(1);
+          expect(failed.stderr).toContain('1 balance(s) differ from their ledger');
+        } finally {
+          await database.prisma.user.update({ where: { id: user.id }, data: { balanceMinor: { decrement: 1 } } });
+        }
+      }
+      expect((await spawn(['refund', 'nope'])).code).toBe(2);
+    } finally {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,289 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ORDER_STATUSES } from '@store/contract';
+import type { CodeCipher, Database, OrderStatus } from '@store/db';
+import { importCodes } from '../fulfilment/code-import.ts';
+import { createLedgerService } from '../ledger/ledger-service.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { textTable } from '../shared/text-table.ts';
+import { createOrderOperations } from './order-operations.ts';
+
+/**
+ * The operator's command line for stock, orders and balances (there is no admin screen yet):
+ * `pnpm --filter @store/core orders <command>`. Arguments are checked first, each with its own
+ * message, before the database is opened.
+ */
+
+export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
+
+  import-codes --product ID --file PATH
+      Adds the codes in the file (one a line; spaces around a code are trimmed, blank lines
+      skipped) to the product's stock, encrypted. A code that appears earlier in the file or is in
+      the store already (for any product; case does not matter) is refused. Prints how many were
+      added and refused. Production needs CODE_ENCRYPTION_KEY.
+  list [--status STATUS] [--limit N]
+      Orders, newest first, all of them or those in one status:
+      ${ORDER_STATUSES.join(', ')}.
+  refund ORDER_ID [--reason WORD]
+      Gives what is left of a paid order back to the customer's balance and ends it refunded. The
+      codes already delivered stay with the customer. WORD (default operator) names the refund in
+      the ledger: lower-case letters, digits and -.
+  ledger EMAIL|USER_ID [--limit N]
+      The customer's balance and ledger entries, newest first.
+  verify-balances
+      Checks that every balance equals the sum of its ledger entries; exits with 1 when one does
+      not, listing them.
+
+The database is DATABASE_URL, or the embedded one in DATA_DIR (stop the store first: embedded
+PostgreSQL takes one process at a time).`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type OrdersCommand =
+  | { kind: 'help' }
+  | { kind: 'import-codes'; productId: number; file: string }
+  | { kind: 'list'; status?: OrderStatus; limit: number }
+  | { kind: 'refund'; orderId: string; reason: string }
+  | { kind: 'ledger'; customer: string; limit: number }
+  | { kind: 'verify-balances' };
+
+export type ParsedOrdersCommand = { ok: true; command: OrdersCommand } | { ok: false; errors: string[] };
+
+function wholeNumber(option: string, value: string | undefined, max: number, errors: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= 1 && number <= max)) {
+    errors.push(`--${option}: '${value}' is not a whole number from 1 to ${max}`);
+    return undefined;
+  }
+  return number;
+}
+
+function parse(command: string, args: string[]): ParsedOrdersCommand {
+  const errors: string[] = [];
+  switch (command) {
+    case 'import-codes': {
+      const { values } = parseArgs({
+        args,
+        strict: true,
+        options: { product: { type: 'string' }, file: { type: 'string' } },
+      });
+      if (values.product === undefined) errors.push('--product: required');
+      if (values.file === undefined) errors.push('--file: required');
+      const productId = wholeNumber('product', values.product, 2_147_483_647, errors);
+      if (errors.length > 0 || productId === undefined || !values.file) return { ok: false, errors };
+      return { ok: true, command: { kind: 'import-codes', productId, file: values.file } };
+    }
+    case 'list': {
+      const { values } = parseArgs({
+        args,
+        strict: true,
+        options: { status: { type: 'string' }, limit: { type: 'string' } },
+      });
+      const status = values.status?.toLowerCase();
+      if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
+        errors.push(`--status: '${values.status}' is not one of ${ORDER_STATUSES.join(', ')}`);
+      }
+      const limit = wholeNumber('limit', values.limit, 1_000, errors) ?? 50;
+      if (errors.length > 0) return { ok: false, errors };
+      return {
+        ok: true,
+        command: { kind: 'list', limit, ...(status ? { status: status.toUpperCase() as OrderStatus } : {}) },
+      };
+    }
+    case 'refund': {
+      const { values, positionals } = parseArgs({
+        args,
+        strict: true,
+        allowPositionals: true,
+        options: { reason: { type: 'string' } },
+      });
+      if (positionals.length !== 1) errors.push('refund: give exactly one order id');
+      else if (!UUID.test(positionals[0] as string)) errors.push(`refund: '${positionals[0]}' is not an order id`);
+      const reason = values.reason ?? 'operator';
+      if (!/^[a-z0-9-]{1,32}$/.test(reason)) {
+        errors.push(`--reason: '${reason}' is not 1 to 32 lower-case letters, digits or -`);
+      }
+      if (errors.length > 0) return { ok: false, errors };
+      return { ok: true, command: { kind: 'refund', orderId: positionals[0] as string, reason } };
+    }
+    case 'ledger': {
+      const { values, positionals } = parseArgs({
+        args,
+        strict: true,
+        allowPositionals: true,
+        options: { limit: { type: 'string' } },
+      });
+      if (positionals.length !== 1) errors.push('ledger: give exactly one email or user id');
+      const limit = wholeNumber('limit', values.limit, 1_000, errors) ?? 100;
+      if (errors.length > 0) return { ok: false, errors };
+      return { ok: true, command: { kind: 'ledger', customer: (positionals[0] as string).trim(), limit } };
+    }
+    case 'verify-balances':
+      parseArgs({ args, strict: true, options: {} });
+      return { ok: true, command: { kind: 'verify-balances' } };
+    default:
+      return {
+        ok: false,
+        errors: [`'${command}' is not a command: use import-codes, list, refund, ledger or verify-balances`],
+      };
+  }
+}
+
+/** Reads the command line; every bad argument gets its own message. */
+export function parseOrdersCommand(argv: string[]): ParsedOrdersCommand {
+  const [command, ...args] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    return { ok: true, command: { kind: 'help' } };
+  }
+  try {
+    return parse(command, args);
+  } catch (error) {
+    // parseArgs refuses unknown options, options without their value and stray arguments.
+    return { ok: false, errors: [`${command}: ${(error as Error).message}`] };
+  }
+}
+
+/** Minor units as the operator reads them: 2990 BRL -> "29.90 BRL". */
+export function formatMinor(minor: number, currency = 'BRL'): string {
+  const sign = minor < 0 ? '-' : '';
+  const absolute = Math.abs(minor);
+  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')} ${currency}`;
+}
+
+export interface OrdersCliIo {
+  /** Opened only once the arguments are good. */
+  openDatabase(): Promise<Database>;
+  /** The cipher codes are encrypted with; asked for only by import-codes. */
+  codeCipher(): CodeCipher;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** A command ready to run; an import carries the lines of its file, read before the database opened. */
+type Runnable =
+  | Exclude<OrdersCommand, { kind: 'help' | 'import-codes' }>
+  | {
+      kind: 'import-codes';
+      productId: number;
+      lines: string[];
+    };
+
+async function run(command: Runnable, database: Database, io: OrdersCliIo) {
+  const db = database.prisma;
+  switch (command.kind) {
+    case 'import-codes': {
+      const report = await importCodes({ db, cipher: io.codeCipher() }, command.productId, command.lines);
+      const refused = report.duplicateInFile + report.alreadyStored + report.invalid;
+      io.out(
+        `product ${command.productId}: ${report.added} added, ${refused} refused ` +
+          `(${report.duplicateInFile} repeated in the file, ${report.alreadyStored} already in the store, ` +
+          `${report.invalid} longer than a code can be); ${report.blank} blank lines skipped`,
+      );
+      return 0;
+    }
+    case 'list': {
+      const orders = await createOrderOperations({ db }).listOrders(command);
+      if (orders.length === 0) {
+        io.out('no orders');
+        return 0;
+      }
+      const rows = orders.map((order) => [
+        order.id,
+        order.createdAt.toISOString(),
+        order.status.toLowerCase(),
+        order.type.toLowerCase(),
+        formatMinor(order.totalMinor, order.currency),
+        order.refundedMinor > 0 ? formatMinor(order.refundedMinor, order.currency) : '-',
+        order.email,
+      ]);
+      for (const line of textTable(['ORDER', 'CREATED', 'STATUS', 'TYPE', 'TOTAL', 'REFUNDED', 'CUSTOMER'], rows)) {
+        io.out(line);
+      }
+      return 0;
+    }
+    case 'refund': {
+      const { refundedMinor } = await createOrderOperations({ db }).refundOrder(command.orderId, command.reason);
+      io.out(`order ${command.orderId}: ${formatMinor(refundedMinor)} refunded to the balance`);
+      return 0;
+    }
+    case 'ledger': {
+      const user = await db.user.findFirst({
+        where: UUID.test(command.customer) ? { id: command.customer } : { email: command.customer.toLowerCase() },
+        select: { id: true, email: true },
+      });
+      if (!user) {
+        io.err(`error: there is no customer ${command.customer}`);
+        return 1;
+      }
+      const { balanceMinor, entries } = await createLedgerService({ db }).statement(user.id, command.limit);
+      io.out(`${user.email} (${user.id}): balance ${formatMinor(balanceMinor)}`);
+      const rows = entries.map((entry) => [
+        entry.createdAt.toISOString(),
+        entry.kind.toLowerCase(),
+        formatMinor(entry.amountMinor),
+        entry.idempotencyKey,
+      ]);
+      if (rows.length === 0) io.out('no ledger entries');
+      else for (const line of textTable(['WHEN', 'KIND', 'AMOUNT', 'KEY'], rows)) io.out(line);
+      return 0;
+    }
+    case 'verify-balances': {
+      const mismatches = await createLedgerService({ db }).findBalanceMismatches();
+      if (mismatches.length === 0) {
+        io.out(`every balance equals its ledger (${await db.user.count()} customers)`);
+        return 0;
+      }
+      io.err(`error: ${mismatches.length} balance(s) differ from their ledger:`);
+      for (const mismatch of mismatches) {
+        io.err(
+          `  ${mismatch.email} (${mismatch.userId}): balance ${formatMinor(mismatch.balanceMinor)}, ledger ${formatMinor(mismatch.ledgerMinor)}`,
+        );
+      }
+      return 1;
+    }
+  }
+}
+
+/** Runs one command; answers the exit code: 0 done, 1 refused by the data or a failed check, 2 bad arguments. */
+export async function runOrdersCli(argv: string[], io: OrdersCliIo): Promise<number> {
+  const parsed = parseOrdersCommand(argv);
+  if (!parsed.ok) {
+    for (const error of parsed.errors) io.err(`error: ${error}`);
+    io.err("Run 'pnpm --filter @store/core orders help' for the commands and their arguments.");
+    return 2;
+  }
+  const { command } = parsed;
+  if (command.kind === 'help') {
+    io.out(ORDERS_USAGE);
+    return 0;
+  }
+  let runnable: Runnable;
+  if (command.kind === 'import-codes') {
+    // Read before the database opens: a wrong path is the operator's to fix, with nothing begun.
+    try {
+      const text = await readFile(command.file, 'utf8');
+      runnable = { kind: 'import-codes', productId: command.productId, lines: text.split(/\r?\n/) };
+    } catch (error) {
+      io.err(
+        `error: --file: cannot read ${command.file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
+      );
+      return 2;
+    }
+  } else {
+    runnable = command;
+  }
+
+  const database = await io.openDatabase();
+  try {
+    return await run(runnable, database, io);
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof ConflictError || error instanceof ValidationError) {
+      io.err(`error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,490 @@
+import { randomUUID } from 'node:crypto';
+import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient } from '@store/db';
+import { z } from 'zod';
+import type { CompletionOutcome, OrderService } from '../orders/order-service.ts';
+import { lockOrder } from '../orders/order-sql.ts';
+import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { type Logger, silentLogger } from '../shared/logger.ts';
+import type {
+  PaymentCallbackEvent,
+  PaymentEventType,
+  ProviderPayment,
+  ProviderPaymentMethod,
+  ProviderPaymentStatus,
+} from './provider.ts';
+
+/**
+ * Provider events: stored first, applied later, each once. A verified callback (or the provider's
+ * own answer when the store asks about a payment) is checked against the store's payment or order,
+ * stored under its unique provider event id (a duplicate stores nothing) and handed to the queue as a
+ * `payment.event` job. Applying it (`processEvent`, run by the worker, or in-process when embedded)
+ * is the one path that marks a provider-paid order paid and fulfils it.
+ */
+
+/** Why an event was set aside on arrival: it is kept, marked, and never applied. */
+export type EventRejection = 'amount_mismatch' | 'currency_mismatch' | 'order_mismatch' | 'unknown_order';
+
+/** Where a stored event came from. */
+export type EventSource = 'callback' | 'poll';
+
+/** What applying an event did (payment_events.outcome). */
+export type EventOutcome =
+  | CompletionOutcome['outcome']
+  /** The payment had a newer state already: nothing changed. */
+  | 'stale'
+  /** The payment's state was recorded; the order was not completed by it. */
+  | 'recorded'
+  /** The payment failed and the order, with no other payment under way, failed with it. */
+  | 'order_failed'
+  /** The event's amount or currency was not the payment's: nothing changed. */
+  | 'amount_mismatch'
+  /** The event named an order its payment does not belong to: nothing changed. */
+  | 'order_mismatch'
+  /** The event was processed before (a second job for it). */
+  | 'already_processed';
+
+export interface ReceivedEvent {
+  /** The stored row; null when the event was a duplicate. */
+  eventId: string | null;
+  duplicate: boolean;
+  rejection: EventRejection | null;
+}
+
+const METHOD_OF: Record<ProviderPaymentMethod, PaymentMethod> = {
+  widget: 'WIDGET',
+  hosted_page: 'HOSTED_PAGE',
+  card: 'CARD',
+  qr: 'QR',
+  upi: 'UPI',
+};
+
+const STATUS_OF: Record<ProviderPaymentStatus, PaymentStatus> = {
+  init: 'INIT',
+  pending: 'PENDING',
+  succeeded: 'SUCCEEDED',
+  failed: 'FAILED',
+  refunded: 'REFUNDED',
+};
+
+const EVENT_TYPE_OF: Record<ProviderPaymentStatus, PaymentEventType> = {
+  init: 'payment.pending',
+  pending: 'payment.pending',
+  succeeded: 'payment.succeeded',
+  failed: 'payment.failed',
+  refunded: 'payment.refunded',
+};
+
+/** The event as the store reads it, kept in payment_events.payload beside the provider's own body. */
+const StoredEventSchema = z.object({
+  type: z.string(),
+  occurredAt: z.iso.datetime(),
+  providerPaymentId: z.string(),
+  orderId: z.string(),
+  method: z.enum(['widget', 'hosted_page', 'card', 'qr', 'upi']),
+  status: z.enum(['init', 'pending', 'succeeded', 'failed', 'refunded']),
+  amountMinor: z.int().positive(),
+  currency: z.string(),
+  refundedMinor: z.int().nonnegative(),
+  failureReason: z.string().nullable(),
+  card: z.object({ brand: z.string().max(32), last4: z.string().regex(/^\d{4}$/) }).nullable(),
+  version: z.int().nonnegative(),
+});
+type StoredEvent = z.infer<typeof StoredEventSchema>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Errors are kept on the row for the operator, never with more than this. */
+const LAST_ERROR_MAX = 500;
+
+/**
+ * A payment of the store's own started with the provider (card, QR, UPI) has its provider id written
+ * once the provider answers; a callback may arrive first. Such an event waits (the job is retried)
+ * this long for that answer before it is applied to the payment it must belong to anyway.
+ */
+export const ADOPT_UNKNOWN_PAYMENT_AFTER_MS = 30_000;
+
+/** The payment is not yet known by its provider id; the job is retried. */
+export class PaymentNotYetKnownError extends Error {
+  constructor(providerPaymentId: string) {
+    super(`provider payment ${providerPaymentId} is not yet recorded; the event waits for it`);
+    this.name = 'PaymentNotYetKnownError';
+  }
+}
+
+/** The event id under which the provider's answer about a payment is stored: one per version. */
+export function polledEventId(payment: Pick<ProviderPayment, 'providerPaymentId' | 'version'>): string {
+  return `poll:${payment.providerPaymentId}:v${payment.version}`;
+}
+
+/** The provider's answer about a payment, as an event of the same shape as a callback. */
+export function eventFromProviderPayment(provider: string, payment: ProviderPayment): PaymentCallbackEvent {
+  return {
+    provider,
+    eventId: polledEventId(payment),
+    type: EVENT_TYPE_OF[payment.status],
+    occurredAt: payment.updatedAt,
+    providerPaymentId: payment.providerPaymentId,
+    orderId: payment.orderId,
+    method: payment.method,
+    status: payment.status,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    refundedMinor: payment.refundedMinor,
+    failureReason: payment.failureReason,
+    card: payment.card,
+    version: payment.version,
+    payload: null,
+  };
+}
+
+export interface PaymentEventsDeps {
+  db: PrismaClient;
+  /** Where stored events are handed on; without it only the sweep hands them on. */
+  queue?: Pick<JobQueue, 'enqueue'>;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+/** Storing events as they arrive, and handing them to the queue. */
+export function createPaymentEventIntake({
+  db,
+  queue,
+  logger = silentLogger,
+  clock = () => new Date(),
+}: PaymentEventsDeps) {
+  /** The payment or order the event must match, and whether it does. */
+  async function check(
+    event: PaymentCallbackEvent,
+  ): Promise<{ orderId: string | null; rejection: EventRejection | null }> {
+    const payment = await db.payment.findUnique({
+      where: { provider_providerPaymentId: { provider: event.provider, providerPaymentId: event.providerPaymentId } },
+      select: { orderId: true, amountMinor: true, currency: true },
+    });
+    const expected =
+      payment ??
+      (UUID.test(event.orderId)
+        ? await db.order.findUnique({
+            where: { id: event.orderId },
+            select: { id: true, totalMinor: true, currency: true },
+          })
+        : null);
+    if (!expected) return { orderId: null, rejection: 'unknown_order' };
+    const [orderId, amountMinor, currency] =
+      'orderId' in expected
+        ? [expected.orderId, expected.amountMinor, expected.currency]
+        : [expected.id, expected.totalMinor, expected.currency];
+    if (orderId !== event.orderId) return { orderId, rejection: 'order_mismatch' };
+    if (currency !== event.currency) return { orderId, rejection: 'currency_mismatch' };
+    if (amountMinor !== event.amountMinor) return { orderId, rejection: 'amount_mismatch' };
+    return { orderId, rejection: null };
+  }
+
+  function enqueue(eventId: string) {
+    if (!queue) return;
+    // Never waited for: a callback is answered at once, and an event the queue did not take (Redis
+    // away) is stored already, for the sweep to hand on.
+    queue.enqueue({ kind: 'payment.event', eventId }, { jobId: eventId }).catch((error: unknown) => {
+      logger.warn({ err: error, eventId }, 'payment event not enqueued; the sweep hands it on later');
+    });
+  }
+
+  async function record(event: PaymentCallbackEvent, source: EventSource): Promise<ReceivedEvent> {
+    const { orderId, rejection } = await check(event);
+    const stored: StoredEvent = {
+      type: event.type,
+      occurredAt: event.occurredAt.toISOString(),
+      providerPaymentId: event.providerPaymentId,
+      orderId: event.orderId,
+      method: event.method,
+      status: event.status,
+      amountMinor: event.amountMinor,
+      currency: event.currency,
+      refundedMinor: event.refundedMinor,
+      failureReason: event.failureReason,
+      card: event.card,
+      version: event.version,
+    };
+    // INSERT ... ON CONFLICT DO NOTHING RETURNING: a second copy of the event stores nothing, however
+    // many arrive at once.
+    const created = await db.paymentEvent.createManyAndReturn({
+      data: [
+        {
+          id: randomUUID(),
+          provider: event.provider,
+          providerEventId: event.eventId,
+          type: event.type,
+          payload: { ...stored, body: (event.payload ?? null) as Prisma.InputJsonValue } as Prisma.InputJsonObject,
+          source,
+          providerPaymentId: event.providerPaymentId,
+          orderId,
+          version: event.version,
+          rejection,
+          processedAt: rejection ? clock() : null,
+        },
+      ],
+      skipDuplicates: true,
+      select: { id: true },
+    });
+    const row = created[0];
+    if (!row) return { eventId: null, duplicate: true, rejection: null };
+    if (rejection) {
+      logger.warn(
+        { eventId: row.id, providerEventId: event.eventId, orderId: event.orderId, rejection },
+        'payment event set aside: it does not match the store’s payment or order',
+      );
+    } else {
+      enqueue(row.id);
+    }
+    return { eventId: row.id, duplicate: false, rejection };
+  }
+
+  return {
+    /** A verified callback: stored (or found a duplicate) and handed on. */
+    receiveCallback(event: PaymentCallbackEvent): Promise<ReceivedEvent> {
+      return record(event, 'callback');
+    },
+
+    /** What the provider said when asked (a confirm, the sweep): stored once per version, handed on. */
+    receiveProviderPayment(provider: string, payment: ProviderPayment): Promise<ReceivedEvent> {
+      return record(eventFromProviderPayment(provider, payment), 'poll');
+    },
+
+    enqueue,
+  };
+}
+
+export type PaymentEventIntake = ReturnType<typeof createPaymentEventIntake>;
+
+export interface PaymentEventProcessorDeps {
+  db: PrismaClient;
+  orders: Pick<OrderService, 'completePaidOrderInTransaction'>;
+  /** Sends receipts after the commit; without it the outbox sweep sends them a minute later. */
+  queue?: Pick<JobQueue, 'enqueue'>;
+  logger?: Logger;
+  clock?: () => Date;
+  adoptAfterMs?: number;
+}
+
+export interface ProcessResult {
+  outcome: EventOutcome;
+  orderId: string | null;
+  paymentId: string | null;
+}
+
+interface PaymentRow {
+  id: string;
+  orderId: string;
+  status: PaymentStatus;
+  amountMinor: number;
+  currency: string;
+  providerPaymentId: string | null;
+  providerVersion: number;
+}
+
+/** Locks and reads the payment row an event is about. */
+async function lockPayment(tx: Prisma.TransactionClient, where: Prisma.Sql): Promise<PaymentRow | undefined> {
+  const rows = await tx.$queryRaw<PaymentRow[]>`
+    SELECT id, order_id AS "orderId", status, amount_minor AS "amountMinor", currency,
+           provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion"
+    FROM payments WHERE ${where}
+    ORDER BY created_at DESC
+    LIMIT 1
+    FOR NO KEY UPDATE`;
+  return rows[0];
+}
+
+/**
+ * Applies stored events, each once, whatever the order and however often they are delivered. Per
+ * payment, an event whose `version` is not above the one applied last changes nothing, so a late
+ * `pending` never undoes a `succeeded`. Everything an event changes (the payment, the order, the
+ * codes, the ledger, the receipt, and the event's own `processed_at`) is written in one transaction.
+ */
+export function createPaymentEventProcessor({
+  db,
+  orders,
+  queue,
+  logger = silentLogger,
+  clock = () => new Date(),
+  adoptAfterMs = ADOPT_UNKNOWN_PAYMENT_AFTER_MS,
+}: PaymentEventProcessorDeps) {
+  /**
+   * The store's payment the event is about: by the provider's id; else one of the order's payments
+   * of that method still without one (a widget or hosted page payment is first known by its
+   * callback; a card payment may call back before its route wrote the id); else a new row, for a
+   * payment the store never started (the widget retried inside its frame).
+   */
+  async function paymentFor(
+    tx: Prisma.TransactionClient,
+    provider: string,
+    event: StoredEvent,
+    receivedAt: Date,
+  ): Promise<PaymentRow> {
+    const known = await lockPayment(
+      tx,
+      Prisma.sql`provider = ${provider} AND provider_payment_id = ${event.providerPaymentId}`,
+    );
+    if (known) return known;
+    const method = METHOD_OF[event.method];
+    const startedByStore = method === 'CARD' || method === 'QR' || method === 'UPI';
+    if (startedByStore && clock().getTime() - receivedAt.getTime() < adoptAfterMs) {
+      throw new PaymentNotYetKnownError(event.providerPaymentId);
+    }
+    const waiting = await lockPayment(
+      tx,
+      Prisma.sql`order_id = ${event.orderId}::uuid AND provider = ${provider} AND method = ${method}::payment_method
+        AND provider_payment_id IS NULL AND status = 'INIT'`,
+    );
+    if (waiting) {
+      await tx.payment.update({ where: { id: waiting.id }, data: { providerPaymentId: event.providerPaymentId } });
+      return { ...waiting, providerPaymentId: event.providerPaymentId };
+    }
+    const created = await tx.payment.create({
+      data: {
+        orderId: event.orderId,
+        provider,
+        method,
+        amountMinor: event.amountMinor,
+        currency: event.currency,
+        providerPaymentId: event.providerPaymentId,
+      },
+    });
+    return { ...created, providerVersion: 0 };
+  }
+
+  async function apply(
+    tx: Prisma.TransactionClient,
+    row: { id: string; provider: string; receivedAt: Date; orderId: string | null },
+    event: StoredEvent,
+  ): Promise<ProcessResult & { emailId: string | null }> {
+    const none = { orderId: row.orderId, paymentId: null, emailId: null };
+    if (!row.orderId) return { outcome: 'order_mismatch', ...none };
+    // The order first, as every path that moves an order's money: two events of one payment queue here.
+    const order = await lockOrder(tx, row.orderId);
+    if (!order) return { outcome: 'order_mismatch', ...none };
+    const payment = await paymentFor(tx, row.provider, event, row.receivedAt);
+    const base = { orderId: order.id, paymentId: payment.id, emailId: null };
+    if (payment.orderId !== order.id || event.orderId !== order.id) return { outcome: 'order_mismatch', ...base };
+    if (payment.amountMinor !== event.amountMinor || payment.currency !== event.currency) {
+      return { outcome: 'amount_mismatch', ...base };
+    }
+    if (event.version <= payment.providerVersion) return { outcome: 'stale', ...base };
+
+    const status = STATUS_OF[event.status];
+    await tx.payment.update({
+      where: { id: payment.id },
+      data: {
+        status,
+        providerVersion: event.version,
+        failureReason: event.failureReason,
+        ...(event.card ? { cardBrand: event.card.brand, cardLast4: event.card.last4 } : {}),
+      },
+    });
+
+    if (status === 'SUCCEEDED' && payment.status !== 'SUCCEEDED' && payment.status !== 'REFUNDED') {
+      const { emailId, ...completion } = await orders.completePaidOrderInTransaction(tx, {
+        orderId: order.id,
+        paymentId: payment.id,
+        amountMinor: event.amountMinor,
+        currency: event.currency,
+      });
+      return { outcome: completion.outcome, ...base, emailId };
+    }
+    if (status === 'PENDING' || status === 'INIT') {
+      await transitionOrders(tx, [order.id], 'PENDING');
+      return { outcome: 'recorded', ...base };
+    }
+    if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
+      // Another payment of the order that succeeded or is still deciding keeps the order open.
+      const others = await tx.payment.count({
+        where: { orderId: order.id, id: { not: payment.id }, status: { in: ['SUCCEEDED', 'PENDING'] } },
+      });
+      if (others === 0) {
+        await transitionOrders(tx, [order.id], 'FAILED');
+        return { outcome: 'order_failed', ...base };
+      }
+    }
+    if (status === 'REFUNDED' || event.refundedMinor > 0) {
+      logger.warn(
+        { orderId: order.id, paymentId: payment.id, refundedMinor: event.refundedMinor },
+        'the provider refunded a payment; the order is left as it is',
+      );
+    }
+    return { outcome: 'recorded', ...base };
+  }
+
+  async function sendReceipt(emailId: string | null) {
+    if (!emailId || !queue) return;
+    try {
+      await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId });
+    } catch (error) {
+      logger.warn({ err: error, emailId }, 'receipt job not enqueued; the outbox sweep sends it later');
+    }
+  }
+
+  return {
+    /**
+     * Applies one stored event: the `payment.event` job. Safe to run any number of times, at once
+     * too: the event's row is locked, and one already processed is left alone. A failure leaves it
+     * unprocessed, with the error and the attempt counted, and is thrown for the queue to retry.
+     */
+    async processEvent(eventId: string): Promise<ProcessResult> {
+      try {
+        const { emailId, ...result } = await db.$transaction(
+          async (tx) => {
+            const rows = await tx.$queryRaw<
+              Array<{
+                id: string;
+                provider: string;
+                payload: unknown;
+                orderId: string | null;
+                receivedAt: Date;
+                processedAt: Date | null;
+                outcome: string | null;
+              }>
+            >`
+              SELECT id, provider, payload, order_id AS "orderId", received_at AS "receivedAt",
+                     processed_at AS "processedAt", outcome
+              FROM payment_events WHERE id = ${eventId}::uuid
+              FOR UPDATE`;
+            const row = rows[0];
+            if (!row) throw new Error(`payment event ${eventId} does not exist`);
+            if (row.processedAt) {
+              return { outcome: 'already_processed' as const, orderId: row.orderId, paymentId: null, emailId: null };
+            }
+            const event = StoredEventSchema.parse(row.payload);
+            const applied = await apply(tx, row, event);
+            await tx.paymentEvent.update({
+              where: { id: eventId },
+              data: {
+                processedAt: clock(),
+                outcome: applied.outcome,
+                paymentId: applied.paymentId,
+                attempts: { increment: 1 },
+                lastError: null,
+              },
+            });
+            return applied;
+          },
+          { maxWait: 60_000, timeout: 60_000 },
+        );
+        if (result.outcome !== 'already_processed') {
+          logger.info({ eventId, ...result }, 'payment event applied');
+        }
+        await sendReceipt(emailId);
+        return result;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await db.paymentEvent
+          .updateMany({
+            where: { id: eventId, processedAt: null },
+            data: { attempts: { increment: 1 }, lastError: message.slice(0, LAST_ERROR_MAX) },
+          })
+          .catch(() => undefined);
+        throw error;
+      }
+    },
+  };
+}
+
+export type PaymentEventProcessor = ReturnType<typeof createPaymentEventProcessor>;

@@ -1,0 +1,498 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  type ConfirmOrderResponse,
+  type CreateQrBody,
+  type CreateUpiBody,
+  ErrorKeys,
+  type HostedPageResponse,
+  type InitializePaymentBody,
+  type PaymentBody,
+  type PaymentResponse,
+  type QrPaymentResponse,
+  type SbpPaymentBody,
+  type SbpPaymentResponse,
+  type UpiPaymentResponse,
+} from '@store/contract';
+import type { Order, PaymentMethod, PrismaClient } from '@store/db';
+import { orderNumber } from '../mail/templates.ts';
+import type { OrderService } from '../orders/order-service.ts';
+import { lockOrder } from '../orders/order-sql.ts';
+import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { type Logger, silentLogger } from '../shared/logger.ts';
+import { minorToDisplay } from '../shared/money.ts';
+import type { PaymentReconciler } from './payment-reconcile.ts';
+import type { PaymentProvider, ReceiptItem } from './provider.ts';
+
+/** What the route knows of the browser: its address as Fastify routed it, and what it says of itself. */
+export interface BrowserContext {
+  ip: string;
+  userAgent?: string | undefined;
+}
+
+/**
+ * A card attempt waits this long for the provider's answer before another attempt of the same order
+ * may start: its callback may arrive before that answer, and is matched to the one attempt in flight.
+ */
+export const CARD_ATTEMPT_WINDOW_MS = 60_000;
+
+/** The provider's receipt takes at most this many lines; a longer order is one line of its total. */
+const RECEIPT_ITEMS_MAX = 100;
+const RECEIPT_NAME_MAX = 128;
+
+/** The provider's field names in a refusal, as the store's calls name them. */
+const BODY_FIELD: Record<string, string> = {
+  'card.number': 'card_number',
+  'card.expMonth': 'month',
+  'card.expYear': 'year',
+  'card.cvc': 'cvc',
+  successUrl: 'success_url',
+  declineUrl: 'decline_url',
+  cancelUrl: 'cancel_url',
+  'payer.personalId': 'personalId',
+  'payer.firstName': 'firstName',
+  'customer.firstName': 'FirstName',
+  'customer.accountNumber': 'AccountNumber',
+  'customer.email': 'email',
+  'customer.phone': 'phone',
+  'customer.zip': 'zip',
+  'customer.address': 'address',
+};
+
+/** The methods an attempt's token can name. */
+const ATTEMPT_METHODS: PaymentMethod[] = ['CARD', 'WIDGET', 'HOSTED_PAGE', 'QR', 'UPI'];
+
+/**
+ * The store's payment id of an attempt the browser named with its token: the same order, method and
+ * token always give the same id, which is the provider's idempotency key, so a repeated request
+ * reaches the same provider payment. Shaped as a UUID (version 8, "custom").
+ */
+export function attemptPaymentId(orderId: string, method: PaymentMethod, token: string): string {
+  const hex = createHash('sha256').update(`${orderId}:${method}:${token}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The order's lines as receipt items whose sums add up to its total: a line's discount is spread
+ * over its units, and where it does not divide evenly the line is split in two prices a cent apart.
+ */
+export function receiptItems(
+  lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }>,
+  totalMinor: number,
+  fallbackName: string,
+): ReceiptItem[] {
+  const items: ReceiptItem[] = [];
+  for (const line of lines) {
+    const name = line.productName.slice(0, RECEIPT_NAME_MAX);
+    const paid = line.unitPriceMinor * line.quantity - line.discountMinor;
+    const base = Math.floor(paid / line.quantity);
+    const dearer = paid - base * line.quantity;
+    if (line.quantity - dearer > 0) items.push({ name, unitPriceMinor: base, quantity: line.quantity - dearer });
+    if (dearer > 0) items.push({ name, unitPriceMinor: base + 1, quantity: dearer });
+  }
+  const sum = items.reduce((total, item) => total + item.unitPriceMinor * item.quantity, 0);
+  if (items.length === 0 || items.length > RECEIPT_ITEMS_MAX || sum !== totalMinor) {
+    return [{ name: fallbackName, unitPriceMinor: totalMinor, quantity: 1 }];
+  }
+  return items;
+}
+
+export interface PaymentServiceDeps {
+  db: PrismaClient;
+  orders: Pick<OrderService, 'createOrder' | 'findPayableOrder' | 'paymentStatus'>;
+  provider: PaymentProvider;
+  reconciler: Pick<PaymentReconciler, 'reconcileOrder'>;
+  /** Where the store is opened: the browser comes back here from the provider. */
+  publicUrl: string;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+type PayableType = 'purchase' | 'balance';
+
+/**
+ * Starting payments (SPEC.md sections 4 and 7): which order a call pays, the store's record of each
+ * attempt, and the provider's answer for the browser. Nothing here marks an order paid: the
+ * provider's events do that, through the one completion path (payment-events.ts); `confirmOrder`
+ * only asks the provider and hands what it says to that path.
+ */
+export function createPaymentService({
+  db,
+  orders,
+  provider,
+  reconciler,
+  publicUrl,
+  logger = silentLogger,
+  clock = () => new Date(),
+}: PaymentServiceDeps) {
+  const storeOrigin = new URL(publicUrl).origin;
+  const returnUrl = (orderId: string) => {
+    const url = new URL('/', publicUrl);
+    url.searchParams.set('paymentConfirmOrder', orderId);
+    return url.toString();
+  };
+  const description = (orderId: string) => `Digital goods, order ${orderNumber(orderId)}`;
+
+  function notPayable(message = 'This order can no longer be paid.'): ValidationError {
+    return new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, message);
+  }
+
+  function assertPayable(order: Order) {
+    const expired = order.expiresAt !== null && order.expiresAt <= clock();
+    if (!UNPAID_STATUSES.includes(order.status) || expired || order.totalMinor <= 0) throw notPayable();
+  }
+
+  /**
+   * The order a call pays: the one it names (the caller's own, else a 404), else a new top-up of
+   * `value`, else the customer's newest unpaid order of the type.
+   */
+  async function orderToPay(
+    userId: string,
+    input: {
+      type?: PayableType | undefined;
+      orderId?: string | undefined;
+      value?: number | undefined;
+      token?: string | undefined;
+    },
+  ): Promise<Order> {
+    if (input.orderId) {
+      const order = await db.order.findFirst({ where: { id: input.orderId, userId } });
+      if (!order) throw new NotFoundError('Order');
+      const kind = order.type === 'BALANCE' ? 'balance' : order.type === 'PURCHASE' ? 'purchase' : 'spending';
+      if (kind === 'spending' || (input.type && input.type !== kind)) {
+        throw notPayable(`This order is a ${kind} order, not a ${input.type ?? 'provider'} payment.`);
+      }
+      // A repeated attempt (its token) reaches the payment it made, even once that payment paid the
+      // order: a retry whose first answer was lost must get that answer, not "not payable".
+      if (!(input.token && (await isKnownAttempt(order.id, input.token)))) assertPayable(order);
+      return order;
+    }
+    const type = input.type ?? 'purchase';
+    if (type === 'balance' && input.value !== undefined) {
+      const created = await orders.createOrder(userId, { type: 'balance', replenishmentValue: input.value });
+      return db.order.findUniqueOrThrow({ where: { id: created.order_id } });
+    }
+    const order = await orders.findPayableOrder(userId, type);
+    if (!order) {
+      throw notPayable(
+        type === 'purchase'
+          ? 'There is no order waiting for payment: create one with POST /orders/create first.'
+          : 'There is no top-up waiting for payment: give its value.',
+      );
+    }
+    assertPayable(order);
+    return order;
+  }
+
+  async function isKnownAttempt(orderId: string, token: string): Promise<boolean> {
+    const ids = ATTEMPT_METHODS.map((method) => attemptPaymentId(orderId, method, token));
+    return (await db.payment.count({ where: { id: { in: ids }, orderId } })) > 0;
+  }
+
+  /**
+   * The store's record of an attempt, made under the order's lock (the order is then PENDING). With
+   * a token, the same attempt again finds its record; a card attempt of an order whose previous one
+   * still waits for the provider is refused, so that a callback finds the one it belongs to.
+   */
+  async function openPayment(order: Order, method: PaymentMethod, token?: string): Promise<string> {
+    const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
+    return db.$transaction(async (tx) => {
+      const locked = await lockOrder(tx, order.id);
+      const existing = await tx.payment.findUnique({ where: { id }, select: { id: true } });
+      if (existing) return existing.id;
+      if (!locked || !UNPAID_STATUSES.includes(locked.status)) throw notPayable();
+      if (method === 'CARD') {
+        const inFlight = await tx.payment.count({
+          where: {
+            orderId: order.id,
+            method: 'CARD',
+            status: 'INIT',
+            providerPaymentId: null,
+            createdAt: { gt: new Date(clock().getTime() - CARD_ATTEMPT_WINDOW_MS) },
+          },
+        });
+        if (inFlight > 0) throw new ConflictError('A card payment of this order is already under way.');
+      }
+      await tx.payment.create({
+        data: {
+          id,
+          orderId: order.id,
+          provider: provider.name,
+          method,
+          amountMinor: locked.totalMinor,
+          currency: locked.currency,
+        },
+      });
+      await transitionOrders(tx, [order.id], 'PENDING');
+      return id;
+    });
+  }
+
+  /** The provider's id of an attempt, once it answered. A callback that came first may have written it. */
+  async function recordProviderPayment(
+    paymentId: string,
+    providerPaymentId: string,
+    card?: { brand: string; last4: string },
+  ) {
+    const { count } = await db.payment.updateMany({
+      where: { id: paymentId, OR: [{ providerPaymentId: null }, { providerPaymentId }] },
+      data: { providerPaymentId, ...(card ? { cardBrand: card.brand.slice(0, 32), cardLast4: card.last4 } : {}) },
+    });
+    if (count === 0) {
+      logger.warn({ paymentId, providerPaymentId }, 'payment already belongs to another provider payment');
+    }
+  }
+
+  /** A refusal by the provider names the fields of the store's own call. */
+  async function refusedAttempt<T>(paymentId: string, start: () => Promise<T>): Promise<T> {
+    try {
+      return await start();
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      // The provider made no payment: the attempt is over before it began.
+      await db.payment.updateMany({
+        where: { id: paymentId, providerPaymentId: null, status: 'INIT' },
+        data: { status: 'FAILED', failureReason: 'refused_by_provider' },
+      });
+      const errors = Object.fromEntries(
+        Object.entries(error.errors).map(([field, keys]) => [BODY_FIELD[field] ?? field, keys]),
+      );
+      throw new ValidationError(errors, error.message);
+    }
+  }
+
+  async function widgetPayment(userId: string, order: Order, token?: string): Promise<PaymentResponse> {
+    const paymentId = await openPayment(order, 'WIDGET', token);
+    const [customer, lines] = await Promise.all([
+      db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } }),
+      db.orderLine.findMany({ where: { orderId: order.id }, orderBy: [{ productId: 'asc' }, { id: 'asc' }] }),
+    ]);
+    const what = description(order.id);
+    const widget = await provider.createPayment({
+      method: 'widget',
+      orderId: order.id,
+      amountMinor: order.totalMinor,
+      currency: order.currency,
+      description: what,
+      customerEmail: customer.email,
+      items:
+        order.type === 'BALANCE'
+          ? [{ name: 'Balance top-up', unitPriceMinor: order.totalMinor, quantity: 1 }]
+          : receiptItems(lines, order.totalMinor, what),
+    });
+    return {
+      status: 'widget',
+      order_id: order.id,
+      payment_id: paymentId,
+      total_price: minorToDisplay(order.totalMinor),
+      total_minor: order.totalMinor,
+      currency: order.currency,
+      widget: { script_url: widget.scriptUrl, request: widget.request },
+    };
+  }
+
+  async function cardPayment(
+    order: Order,
+    body: PaymentBody & { card_number: string; month: number; year: number; cvc: string },
+    browser: BrowserContext,
+  ): Promise<PaymentResponse> {
+    const paymentId = await openPayment(order, 'CARD', body.token);
+    const result = await refusedAttempt(paymentId, () =>
+      provider.createPayment({
+        method: 'card',
+        orderId: order.id,
+        amountMinor: order.totalMinor,
+        currency: order.currency,
+        description: description(order.id),
+        card: { number: body.card_number, expMonth: body.month, expYear: body.year, cvc: body.cvc },
+        browser: {
+          ip: browser.ip,
+          userAgent: browser.userAgent?.slice(0, 512),
+          screenHeight: body.screenHeight,
+          screenWidth: body.screenWidth,
+          timeZoneOffset: body.timeZoneOffset,
+        },
+        returnUrl: returnUrl(order.id),
+        idempotencyKey: paymentId,
+      }),
+    );
+    await recordProviderPayment(paymentId, result.providerPaymentId, result.card);
+    const base = { order_id: order.id, payment_id: paymentId, card: result.card };
+    const { outcome } = result;
+    switch (outcome.status) {
+      case 'success':
+        return { status: 'success', ...base };
+      case 'failure':
+        return { status: 'failed', ...base, reason: outcome.reason };
+      case '3DS':
+        return {
+          status: '3DS',
+          ...base,
+          redirectUrl: outcome.redirectUrl,
+          PaReq: outcome.PaReq,
+          MD: outcome.MD,
+          TermUrl: outcome.TermUrl,
+        };
+      case '3DS_REDIRECT':
+        return {
+          status: '3DS_REDIRECT',
+          ...base,
+          redirectMethod: outcome.redirectMethod,
+          redirectUrl: outcome.redirectUrl,
+          redirectParams: outcome.redirectParams,
+        };
+    }
+  }
+
+  async function qrPayment(order: Order, scheme: 'pix' | 'sbp', payer?: { personalId?: string; firstName?: string }) {
+    const paymentId = await openPayment(order, 'QR');
+    const qr = await refusedAttempt(paymentId, () =>
+      provider.createPayment({
+        method: 'qr',
+        scheme,
+        orderId: order.id,
+        amountMinor: order.totalMinor,
+        currency: order.currency,
+        description: description(order.id),
+        returnUrl: returnUrl(order.id),
+        idempotencyKey: paymentId,
+        ...(payer ? { payer } : {}),
+      }),
+    );
+    await recordProviderPayment(paymentId, qr.providerPaymentId);
+    return { paymentId, qr };
+  }
+
+  /** A URL the provider may send the browser to: on the store's own origin, by the WHATWG parser. */
+  function onStoreOrigin(value: string): boolean {
+    try {
+      return new URL(value).origin === storeOrigin;
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    /** POST /payment: the widget's request, or a charge of the card through the provider's card API. */
+    async pay(userId: string, body: PaymentBody, browser: BrowserContext): Promise<PaymentResponse> {
+      const order = await orderToPay(userId, body);
+      const { card_number, month, year, cvc } = body;
+      if (card_number === undefined || month === undefined || year === undefined || cvc === undefined) {
+        return widgetPayment(userId, order, body.token);
+      }
+      return cardPayment(order, { ...body, card_number, month, year, cvc }, browser);
+    },
+
+    /** POST /payment-sbp: a QR code whose payload is the provider's pay link (SBP). */
+    async payBySbp(userId: string, body: SbpPaymentBody): Promise<SbpPaymentResponse> {
+      const order = await orderToPay(userId, body);
+      const { paymentId, qr } = await qrPayment(order, 'sbp');
+      return {
+        order_id: order.id,
+        payment_id: paymentId,
+        sbp: { image: qr.image, payload: qr.payload, pay_link: qr.payLink, expires_at: qr.expiresAt.toISOString() },
+      };
+    },
+
+    /**
+     * POST /orders/create-qr: a PIX BR Code for an order in BRL, the pay link otherwise; the amount
+     * and currency the page shows must be the order's.
+     */
+    async payByQr(userId: string, body: CreateQrBody): Promise<QrPaymentResponse> {
+      const order = await orderToPay(userId, body);
+      const errors: Record<string, string[]> = {};
+      if (body.currency !== order.currency) errors.currency = [ErrorKeys.currencyMismatch];
+      if (body.amount !== order.totalMinor) errors.amount = [ErrorKeys.amountMismatch];
+      if (Object.keys(errors).length > 0) {
+        throw new ValidationError(errors, 'The amount or currency is not the order’s: reload the order.');
+      }
+      const payer = {
+        ...(body.personalId ? { personalId: body.personalId } : {}),
+        ...(body.firstName ? { firstName: body.firstName } : {}),
+      };
+      const { paymentId, qr } = await qrPayment(order, order.currency === 'BRL' ? 'pix' : 'sbp', payer);
+      return {
+        order_id: order.id,
+        payment_id: paymentId,
+        QrImage: `data:${qr.image.media_type};base64,${qr.image.content}`,
+        PayLink: qr.payLink,
+        payload: qr.payload,
+        expires_at: qr.expiresAt.toISOString(),
+      };
+    },
+
+    /** POST /orders/create-upi: the provider's UPI page, returning to one of three URLs of the store. */
+    async payByUpi(userId: string, body: CreateUpiBody): Promise<UpiPaymentResponse> {
+      const errors: Record<string, string[]> = {};
+      for (const field of ['success_url', 'decline_url', 'cancel_url'] as const) {
+        if (!onStoreOrigin(body[field])) errors[field] = [ErrorKeys.foreignOrigin];
+      }
+      if (Object.keys(errors).length > 0) {
+        throw new ValidationError(errors, 'Every return address must be on the store’s own site.');
+      }
+      const order = await orderToPay(userId, body);
+      if (body.currency !== order.currency) {
+        throw new ValidationError({ currency: [ErrorKeys.currencyMismatch] }, 'The currency is not the order’s.');
+      }
+      const paymentId = await openPayment(order, 'UPI');
+      const upi = await refusedAttempt(paymentId, () =>
+        provider.createPayment({
+          method: 'upi',
+          orderId: order.id,
+          amountMinor: order.totalMinor,
+          currency: order.currency,
+          description: body.description,
+          customer: {
+            firstName: body.FirstName,
+            accountNumber: body.AccountNumber,
+            email: body.email,
+            phone: body.phone,
+            zip: body.zip,
+            address: body.address,
+          },
+          successUrl: body.success_url,
+          declineUrl: body.decline_url,
+          cancelUrl: body.cancel_url,
+          idempotencyKey: paymentId,
+        }),
+      );
+      await recordProviderPayment(paymentId, upi.providerPaymentId);
+      return { order_id: order.id, payment_id: paymentId, redirect_url: upi.redirectUrl, intent: upi.intent };
+    },
+
+    /** POST /payment/initialize: the signed request the browser posts to the provider's hosted page. */
+    async initializeHostedPage(
+      userId: string,
+      body: InitializePaymentBody,
+      browser: BrowserContext,
+    ): Promise<HostedPageResponse> {
+      const order = await orderToPay(userId, { orderId: body.orderId });
+      const paymentId = await openPayment(order, 'HOSTED_PAGE', body.token);
+      const form = await provider.createPayment({
+        method: 'hosted_page',
+        orderId: order.id,
+        amountMinor: order.totalMinor,
+        currency: order.currency,
+        description: description(order.id),
+        customerIp: browser.ip,
+        returnUrl: returnUrl(order.id),
+        idempotencyKey: paymentId,
+      });
+      return { order_id: order.id, payment_id: paymentId, method: 'POST', action: form.action, fields: form.fields };
+    },
+
+    /**
+     * POST /orders/confirm/{id}: asks the provider about each of the order's payments and hands what
+     * is new to the one completion path; answers the order's status as it is now.
+     */
+    async confirmOrder(userId: string, orderId: string): Promise<ConfirmOrderResponse> {
+      const order = await db.order.findFirst({ where: { id: orderId, userId }, select: { id: true } });
+      if (!order) throw new NotFoundError('Order');
+      const updates = await reconciler.reconcileOrder(orderId);
+      return { ...(await orders.paymentStatus(userId, orderId)), updates };
+    },
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentEventIntake } from './payment-events.ts';
+import { parsePaymentsCommand, runPaymentsCli } from './payments-cli.ts';
+import type { PaymentCallbackEvent } from './provider.ts';
+
+let database: TestDatabase;
+let orderId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const db = database.prisma;
+  const user = await db.user.create({
+    data: { email: `cli.${randomUUID()}@example.com`, name: 'Cli', passwordHash: 'x' },
+  });
+  const order = await db.order.create({
+    data: { userId: user.id, type: 'BALANCE', subtotalMinor: 15_000, totalMinor: 15_000, currency: 'BRL' },
+  });
+  orderId = order.id;
+  await db.payment.create({
+    data: {
+      orderId,
+      provider: 'sandbox',
+      method: 'CARD',
+      amountMinor: 15_000,
+      currency: 'BRL',
+      providerPaymentId: 'pay_cli',
+      cardBrand: 'visa',
+      cardLast4: '4242',
+    },
+  });
+  const intake = createPaymentEventIntake({ db });
+  const event = (over: Partial<PaymentCallbackEvent>): PaymentCallbackEvent => ({
+    provider: 'sandbox',
+    eventId: `evt_${randomUUID()}`,
+    type: 'payment.succeeded',
+    occurredAt: new Date(),
+    providerPaymentId: 'pay_cli',
+    orderId,
+    method: 'card',
+    status: 'succeeded',
+    amountMinor: 15_000,
+    currency: 'BRL',
+    refundedMinor: 0,
+    failureReason: null,
+    card: null,
+    version: 2,
+    payload: null,
+    ...over,
+  });
+  await intake.receiveCallback(event({ eventId: 'evt_waiting' }));
+  await intake.receiveCallback(event({ eventId: 'evt_cheap', amountMinor: 100 }));
+});
+afterAll(async () => {
+  await database?.cleanup();
+});
+
+async function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  let opened = false;
+  const code = await runPaymentsCli(argv, {
+    async openDatabase() {
+      opened = true;
+      return { ...database, close: async () => {} };
+    },
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n'), opened };
+}
+
+describe('payments command line', () => {
+  it('refuses bad arguments, each with its message, before opening the database', async () => {
+    expect(parsePaymentsCommand(['events', '--waiting', '--set-aside', '--limit', '0'])).toEqual({
+      ok: false,
+      errors: ['events: give --waiting or --set-aside, not both', "--limit: '0' is not a whole number from 1 to 1000"],
+    });
+    const bad = await run(['order', 'not-an-id']);
+    expect(bad).toMatchObject({ code: 2, opened: false });
+    expect(bad.err).toContain("order: 'not-an-id' is not an order id");
+    expect((await run(['refund'])).err).toContain("'refund' is not a command");
+  });
+
+  it('lists events waiting to be applied and those set aside, apart', async () => {
+    const waiting = await run(['events', '--waiting']);
+    expect(waiting.code).toBe(0);
+    expect(waiting.out).toContain('evt_waiting');
+    expect(waiting.out).not.toContain('evt_cheap');
+    const aside = await run(['events', '--set-aside', '--order', orderId]);
+    expect(aside.out).toContain('evt_cheap');
+    expect(aside.out).toContain('set aside: amount_mismatch');
+    expect(aside.out).not.toContain('evt_waiting');
+  });
+
+  it('shows an order’s payments with the card as brand and last four, and its events', async () => {
+    const shown = await run(['order', orderId]);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain(`order ${orderId}: created, 150.00 BRL, paid by nothing yet`);
+    expect(shown.out).toMatch(/card\s+init\s+150\.00 BRL\s+pay_cli\s+0\s+visa 4242/);
+    expect(shown.out).toContain('evt_waiting');
+    const missing = await run(['order', randomUUID()]);
+    expect(missing.code).toBe(1);
+  });
+});

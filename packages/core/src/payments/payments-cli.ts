@@ -1,0 +1,201 @@
+import { parseArgs } from 'node:util';
+import type { Database } from '@store/db';
+import { formatMinor } from '../orders/orders-cli.ts';
+
+/**
+ * The operator's look at payments: `pnpm --filter @store/core payments <command>`. It only reads:
+ * applying events is the worker's job (and the sweep's, for those left behind).
+ */
+
+export const PAYMENTS_USAGE = `Usage: pnpm --filter @store/core payments <command>
+
+  events [--waiting | --set-aside] [--order ORDER_ID] [--limit N]
+      Provider events, newest first: callbacks and the provider's answers when asked. --waiting
+      shows those not yet applied (a sweep hands them on every 30 s), --set-aside those that did
+      not match the store's payment or order (wrong amount, currency or order) and were never applied.
+  order ORDER_ID
+      The order's payments: method, status, the provider's id and version, the card's brand and last
+      four digits, and the events of each.
+
+The database is DATABASE_URL, or the embedded one in DATA_DIR (stop the store first: embedded
+PostgreSQL takes one process at a time).`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type PaymentsCommand =
+  | { kind: 'help' }
+  | { kind: 'events'; filter: 'all' | 'waiting' | 'set-aside'; orderId?: string; limit: number }
+  | { kind: 'order'; orderId: string };
+
+export type ParsedPaymentsCommand = { ok: true; command: PaymentsCommand } | { ok: false; errors: string[] };
+
+function parse(command: string, args: string[]): ParsedPaymentsCommand {
+  const errors: string[] = [];
+  switch (command) {
+    case 'events': {
+      const { values } = parseArgs({
+        args,
+        strict: true,
+        options: {
+          waiting: { type: 'boolean' },
+          'set-aside': { type: 'boolean' },
+          order: { type: 'string' },
+          limit: { type: 'string' },
+        },
+      });
+      if (values.waiting && values['set-aside']) errors.push('events: give --waiting or --set-aside, not both');
+      if (values.order !== undefined && !UUID.test(values.order)) {
+        errors.push(`--order: '${values.order}' is not an order id`);
+      }
+      const limit = values.limit === undefined ? 50 : /^\d{1,4}$/.test(values.limit) ? Number(values.limit) : 0;
+      if (limit < 1 || limit > 1_000) errors.push(`--limit: '${values.limit}' is not a whole number from 1 to 1000`);
+      if (errors.length > 0) return { ok: false, errors };
+      const filter = values.waiting ? 'waiting' : values['set-aside'] ? 'set-aside' : 'all';
+      return {
+        ok: true,
+        command: { kind: 'events', filter, limit, ...(values.order ? { orderId: values.order } : {}) },
+      };
+    }
+    case 'order': {
+      const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) errors.push('order: give exactly one order id');
+      else if (!UUID.test(positionals[0] as string)) errors.push(`order: '${positionals[0]}' is not an order id`);
+      if (errors.length > 0) return { ok: false, errors };
+      return { ok: true, command: { kind: 'order', orderId: positionals[0] as string } };
+    }
+    default:
+      return { ok: false, errors: [`'${command}' is not a command: use events or order`] };
+  }
+}
+
+/** Reads the command line; every bad argument gets its own message. */
+export function parsePaymentsCommand(argv: string[]): ParsedPaymentsCommand {
+  const [command, ...args] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    return { ok: true, command: { kind: 'help' } };
+  }
+  try {
+    return parse(command, args);
+  } catch (error) {
+    // parseArgs refuses unknown options, options without their value and stray arguments.
+    return { ok: false, errors: [`${command}: ${(error as Error).message}`] };
+  }
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
+  );
+  return [header, ...rows].map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] as number))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+export interface PaymentsCliIo {
+  /** Opened only once the arguments are good. */
+  openDatabase(): Promise<Database>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+type EventRow = {
+  receivedAt: Date;
+  source: string;
+  providerEventId: string;
+  type: string;
+  version: number;
+  orderId: string | null;
+  processedAt: Date | null;
+  outcome: string | null;
+  rejection: string | null;
+  attempts: number;
+  lastError: string | null;
+};
+
+function eventLines(events: EventRow[]): string[] {
+  const rows = events.map((event) => [
+    event.receivedAt.toISOString(),
+    event.source,
+    event.providerEventId,
+    event.type,
+    String(event.version),
+    event.orderId ?? '-',
+    event.rejection ? `set aside: ${event.rejection}` : event.processedAt ? (event.outcome ?? 'applied') : 'waiting',
+    String(event.attempts),
+    event.lastError ?? '',
+  ]);
+  return table(['RECEIVED', 'SOURCE', 'EVENT', 'TYPE', 'VERSION', 'ORDER', 'STATE', 'TRIES', 'LAST ERROR'], rows);
+}
+
+/** Runs one command; answers the exit code: 0 done, 1 nothing found, 2 bad arguments. */
+export async function runPaymentsCli(argv: string[], io: PaymentsCliIo): Promise<number> {
+  const parsed = parsePaymentsCommand(argv);
+  if (!parsed.ok) {
+    for (const error of parsed.errors) io.err(`error: ${error}`);
+    io.err("Run 'pnpm --filter @store/core payments help' for the commands and their arguments.");
+    return 2;
+  }
+  const { command } = parsed;
+  if (command.kind === 'help') {
+    io.out(PAYMENTS_USAGE);
+    return 0;
+  }
+  const database = await io.openDatabase();
+  const db = database.prisma;
+  try {
+    if (command.kind === 'events') {
+      const events = await db.paymentEvent.findMany({
+        where: {
+          ...(command.orderId ? { orderId: command.orderId } : {}),
+          ...(command.filter === 'waiting' ? { processedAt: null } : {}),
+          ...(command.filter === 'set-aside' ? { rejection: { not: null } } : {}),
+        },
+        orderBy: { receivedAt: 'desc' },
+        take: command.limit,
+      });
+      if (events.length === 0) io.out('no events');
+      else for (const line of eventLines(events)) io.out(line);
+      return 0;
+    }
+    const order = await db.order.findUnique({
+      where: { id: command.orderId },
+      select: { id: true, status: true, totalMinor: true, currency: true, paymentId: true },
+    });
+    if (!order) {
+      io.err(`error: there is no order ${command.orderId}`);
+      return 1;
+    }
+    io.out(
+      `order ${order.id}: ${order.status.toLowerCase()}, ${formatMinor(order.totalMinor, order.currency)}, paid by ${order.paymentId ?? 'nothing yet'}`,
+    );
+    const payments = await db.payment.findMany({ where: { orderId: order.id }, orderBy: { createdAt: 'asc' } });
+    const rows = payments.map((payment) => [
+      payment.id,
+      payment.createdAt.toISOString(),
+      payment.method.toLowerCase(),
+      payment.status.toLowerCase(),
+      formatMinor(payment.amountMinor, payment.currency),
+      payment.providerPaymentId ?? '-',
+      String(payment.providerVersion),
+      payment.cardBrand && payment.cardLast4 ? `${payment.cardBrand} ${payment.cardLast4}` : '-',
+      payment.failureReason ?? '',
+    ]);
+    if (rows.length === 0) io.out('no payments');
+    else {
+      for (const line of table(
+        ['PAYMENT', 'CREATED', 'METHOD', 'STATUS', 'AMOUNT', 'PROVIDER ID', 'VERSION', 'CARD', 'FAILURE'],
+        rows,
+      )) {
+        io.out(line);
+      }
+    }
+    const events = await db.paymentEvent.findMany({ where: { orderId: order.id }, orderBy: { receivedAt: 'asc' } });
+    if (events.length > 0) for (const line of eventLines(events)) io.out(line);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}

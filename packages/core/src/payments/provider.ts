@@ -1,0 +1,342 @@
+/**
+ * The payment provider port: what the store asks of a card/QR/UPI provider, whichever it is. The
+ * sandbox adapter (sandbox-provider.ts) is the first implementation; a real provider is another
+ * file behind the same interface.
+ *
+ * Money is integer minor units everywhere in this file. Card data passes through `createPayment`
+ * to the provider and comes back as brand and last four digits only: nothing here keeps or logs more.
+ *
+ * The provider never completes an order: its answers (`createPayment`, `getPayment`) tell the
+ * browser what to show; only a verified callback (`verifyCallback`), stored and processed by the
+ * worker, moves an order to paid. `getPayment` feeds that same path when a callback is late.
+ */
+
+/** How the customer pays at the provider (SPEC.md section 1). */
+export type ProviderPaymentMethod = 'widget' | 'hosted_page' | 'card' | 'qr' | 'upi';
+
+/**
+ * A payment's state at the provider. `init`: waiting for the customer (a widget not yet submitted,
+ * a QR not yet paid); `pending`: submitted, waiting for 3-D Secure; `succeeded` and `failed` are
+ * final; `refunded`: succeeded, then refunded in full (a partial refund stays `succeeded` with
+ * `refundedMinor` above zero).
+ */
+export type ProviderPaymentStatus = 'init' | 'pending' | 'succeeded' | 'failed' | 'refunded';
+
+/** Why a payment failed, as the provider reports it. */
+export type PaymentFailureReason =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | '3ds_failed'
+  | 'refused_by_payer'
+  | 'cancelled_by_payer'
+  /** Left waiting (a QR not paid, a challenge not answered) past the provider's time limit. */
+  | 'expired';
+
+/** All that the store may keep of a card (ARCHITECTURE.md: brand and last four, nothing else). */
+export interface CardSummary {
+  brand: string;
+  last4: string;
+}
+
+interface PaymentBase {
+  /** The store's order id; the provider echoes it in every callback. */
+  orderId: string;
+  amountMinor: number;
+  /** ISO 4217, upper case (RUB, BRL, INR...). */
+  currency: string;
+  /** What is bought, as the customer's bank statement or receipt shows it. */
+  description: string;
+}
+
+/** One receipt line of the widget request (SPEC.md section 3). */
+export interface ReceiptItem {
+  name: string;
+  unitPriceMinor: number;
+  quantity: number;
+}
+
+/** The provider's card widget, opened by the page with the returned request. */
+export interface WidgetPaymentRequest extends PaymentBase {
+  method: 'widget';
+  customerEmail: string;
+  /** Their sums must add up to `amountMinor`: the provider refuses the request otherwise. */
+  items: ReceiptItem[];
+}
+
+/** The provider's hosted payment page, reached by a form POST of a signed request. */
+export interface HostedPagePaymentRequest extends PaymentBase {
+  method: 'hosted_page';
+  /** The customer's address as the store's route saw it (Fastify's request.ip). */
+  customerIp: string;
+  /** Where the browser returns after paying; on the store's own origin. */
+  returnUrl: string;
+  /** Sent as the request's `token`: the same key opens the same payment at the provider. */
+  idempotencyKey: string;
+}
+
+/** Card data from the store's own card form: passed through, never stored. */
+export interface CardDetails {
+  number: string;
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  cvc: string;
+}
+
+/** What the card form sends along for 3-D Secure (SPEC.md section 7, POST /payment). */
+export interface BrowserInfo {
+  ip: string;
+  screenHeight?: number;
+  screenWidth?: number;
+  timeZoneOffset?: number;
+  userAgent?: string;
+}
+
+/** The store's own card form: the card goes to the provider's card API. */
+export interface CardPaymentRequest extends PaymentBase {
+  method: 'card';
+  card: CardDetails;
+  browser: BrowserInfo;
+  /** Where the browser lands after a 3-D Secure challenge; on the store's own origin. */
+  returnUrl: string;
+  /** The same key returns the same payment: a retried request never charges twice. */
+  idempotencyKey: string;
+}
+
+/** Instant bank transfer: PIX in Brazil, SBP (a pay link in the QR) elsewhere. */
+export interface QrPaymentRequest extends PaymentBase {
+  method: 'qr';
+  scheme: 'pix' | 'sbp';
+  payer?: { personalId?: string; firstName?: string };
+  /** Where the provider's confirm page links back to, if anywhere; on the store's own origin. */
+  returnUrl?: string;
+  idempotencyKey: string;
+}
+
+/** The UPI-style order of SPEC.md section 7 (POST /orders/create-upi). */
+export interface UpiPaymentRequest extends PaymentBase {
+  method: 'upi';
+  customer: {
+    firstName: string;
+    accountNumber: string;
+    email: string;
+    phone: string;
+    zip: string;
+    address: string;
+  };
+  /** Each on the store's own origin: the provider refuses any other (no open redirect). */
+  successUrl: string;
+  declineUrl: string;
+  cancelUrl: string;
+  idempotencyKey: string;
+}
+
+export type CreatePaymentRequest =
+  | WidgetPaymentRequest
+  | HostedPagePaymentRequest
+  | CardPaymentRequest
+  | QrPaymentRequest
+  | UpiPaymentRequest;
+
+/**
+ * The widget's parameters for the page: load `scriptUrl`, then
+ * `SandboxPay.pay(request, { onSuccess, onError, onClose })`. The provider creates the payment when
+ * the customer submits the widget's form, so there is no provider payment id yet: the callback
+ * names the order.
+ */
+export interface WidgetPayment {
+  kind: 'widget';
+  providerPaymentId: null;
+  scriptUrl: string;
+  request: WidgetRequest;
+}
+
+/** SPEC.md section 3 "Payment widget request", as the provider's widget takes it. */
+export interface WidgetRequest {
+  order_id: string;
+  /** Decimal string with two places ("150.00"): amounts never travel as floats. */
+  amount: string;
+  currency: string;
+  description: string;
+  receipt: {
+    email: string;
+    items: Array<{
+      name: string;
+      price: string;
+      quantity: number;
+      sum: string;
+      payment_method: 'full_prepayment';
+      payment_object: 'service';
+      vat: 'none';
+    }>;
+    payments: [{ type: 'electronic'; sum: string }];
+  };
+}
+
+/** A form the browser posts to the provider: `<form method="post" action>` with hidden `fields`. */
+export interface HostedPagePayment {
+  kind: 'form_post';
+  providerPaymentId: null;
+  action: string;
+  fields: { Request: string };
+}
+
+/** SPEC.md section 4: the own card form's answer, by status. */
+export type CardOutcome =
+  | { status: 'success' }
+  | { status: 'failure'; reason: PaymentFailureReason }
+  /** Post PaReq, MD and TermUrl as hidden fields to redirectUrl. */
+  | { status: '3DS'; redirectUrl: string; PaReq: string; MD: string; TermUrl: string }
+  /** Go to redirectUrl with redirectParams (query for GET, hidden fields for POST). */
+  | {
+      status: '3DS_REDIRECT';
+      redirectMethod: 'GET' | 'POST';
+      redirectUrl: string;
+      redirectParams: Record<string, string>;
+    };
+
+export interface CardPayment {
+  kind: 'card';
+  providerPaymentId: string;
+  card: CardSummary;
+  outcome: CardOutcome;
+}
+
+/** SPEC.md section 3 "QR/bank-transfer data": the image as data URL parts, and the pay link. */
+export interface QrPayment {
+  kind: 'qr';
+  providerPaymentId: string;
+  image: { media_type: 'image/png'; content: string };
+  /** What the QR encodes: a PIX BR Code, or the pay link for SBP. */
+  payload: string;
+  payLink: string;
+  expiresAt: Date;
+}
+
+/** Send the browser to the provider's page; it comes back to one of the store's URLs. */
+export interface UpiPayment {
+  kind: 'redirect';
+  providerPaymentId: string;
+  redirectUrl: string;
+  /** The `upi://pay?...` intent the provider's page offers. */
+  intent: string;
+}
+
+export interface PaymentResultByMethod {
+  widget: WidgetPayment;
+  hosted_page: HostedPagePayment;
+  card: CardPayment;
+  qr: QrPayment;
+  upi: UpiPayment;
+}
+
+/** A payment as the provider knows it now. */
+export interface ProviderPayment {
+  providerPaymentId: string;
+  orderId: string;
+  method: ProviderPaymentMethod;
+  status: ProviderPaymentStatus;
+  amountMinor: number;
+  currency: string;
+  refundedMinor: number;
+  failureReason: PaymentFailureReason | null;
+  card: CardSummary | null;
+  /** Grows with every change, as in callbacks: what the store applied last is told apart from news. */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type PaymentEventType = 'payment.pending' | 'payment.succeeded' | 'payment.failed' | 'payment.refunded';
+
+/**
+ * A verified callback. `eventId` is the provider's unique id for the event (the Standard Webhooks
+ * `webhook-id`): the same event delivered twice carries the same id, so storing it under a unique
+ * key makes a duplicate a no-op. `version` grows with every change of the payment: an event older
+ * than one already applied changes nothing (callbacks arrive out of order).
+ */
+export interface PaymentCallbackEvent {
+  provider: string;
+  eventId: string;
+  type: PaymentEventType;
+  occurredAt: Date;
+  providerPaymentId: string;
+  orderId: string;
+  method: ProviderPaymentMethod;
+  status: ProviderPaymentStatus;
+  amountMinor: number;
+  currency: string;
+  refundedMinor: number;
+  failureReason: PaymentFailureReason | null;
+  card: CardSummary | null;
+  version: number;
+  /** The parsed body, for `payment_events.payload`. */
+  payload: unknown;
+}
+
+export interface RefundRequest {
+  providerPaymentId: string;
+  amountMinor: number;
+  /** The same key refunds once, however often it is sent. */
+  idempotencyKey: string;
+}
+
+export interface ProviderRefund {
+  refundId: string;
+  providerPaymentId: string;
+  amountMinor: number;
+  status: 'succeeded';
+}
+
+export interface PaymentProvider {
+  /** Stored in `payments.provider` and `payment_events.provider`. */
+  readonly name: string;
+  /**
+   * Starts a payment. A request the provider refuses (a Luhn-invalid card, a redirect URL off the
+   * store's origin, items not adding up) is a ValidationError naming the field; an unreachable
+   * provider is a PaymentProviderUnavailableError.
+   */
+  createPayment<M extends ProviderPaymentMethod>(
+    request: Extract<CreatePaymentRequest, { method: M }>,
+  ): Promise<PaymentResultByMethod[M]>;
+  /** NotFoundError when the provider does not know it. */
+  getPayment(providerPaymentId: string): Promise<ProviderPayment>;
+  /** Every payment the provider has for an order, newest first (a widget payment is known only so). */
+  listPayments(orderId: string): Promise<ProviderPayment[]>;
+  /**
+   * Verifies a callback over its raw body and headers and parses it. Throws
+   * CallbackVerificationError for a missing or wrong signature, a timestamp outside the tolerance,
+   * or a body that is not an event; nothing of such a request may be acted upon.
+   */
+  verifyCallback(rawBody: string | Buffer, headers: CallbackHeaders): PaymentCallbackEvent;
+  /** Refunds part or all of a succeeded payment; the provider also sends a payment.refunded callback. */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
+}
+
+/** Request headers as Fastify and Node give them. */
+export type CallbackHeaders = Record<string, string | string[] | undefined>;
+
+export type CallbackRejection = 'missing_headers' | 'bad_signature' | 'stale_timestamp' | 'malformed_body';
+
+/** A callback that must not be acted upon; the endpoint answers 400/401 and changes nothing. */
+export class CallbackVerificationError extends Error {
+  constructor(
+    readonly reason: CallbackRejection,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CallbackVerificationError';
+  }
+}
+
+/**
+ * The provider could not be reached or failed on its side (network error, timeout, 5xx). Nothing is
+ * known about the payment: the caller may retry with the same idempotency key.
+ */
+export class PaymentProviderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaymentProviderUnavailableError';
+  }
+}
