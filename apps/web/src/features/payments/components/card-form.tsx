@@ -1,6 +1,7 @@
 import { CARD_NUMBER_MAX_DIGITS, type CardType, STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CardLogo } from '../../../components/ui/card-logo.tsx';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
@@ -21,7 +22,6 @@ import {
 } from '../card-rules.ts';
 import type { PaymentMode } from '../payment-ui-store.ts';
 import styles from './card-form.module.css';
-import { CardLogo } from '../../../components/ui/card-logo.tsx';
 
 /**
  * SPEC.md section 4's own card form ("Оплата картой"): the fields of section 5 with their masks and
