@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createInProcessQueue, createJobHandlers, createNoMailer, silentLogger } from '@store/core';
+import { Prisma } from '@store/db';
 import { createTestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/helper.ts';
@@ -134,6 +135,28 @@ describe('a standalone app', () => {
       const api: number[] = [];
       for (let i = 0; i < 4; i++) api.push((await app.inject({ method: 'GET', url: '/api/currencies' })).statusCode);
       expect(api).toEqual([200, 200, 200, 429]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 503 with Retry-After when the database has no connection or transaction to spare', async () => {
+    const { app, close } = await standalone({});
+    try {
+      for (const code of ['P2024', 'P2028']) {
+        app.get(`/api/busy-${code}`, async () => {
+          throw new Prisma.PrismaClientKnownRequestError('Unable to start a transaction in the given time.', {
+            code,
+            clientVersion: Prisma.prismaVersion.client,
+          });
+        });
+      }
+      for (const code of ['P2024', 'P2028']) {
+        const response = await app.inject({ method: 'GET', url: `/api/busy-${code}` });
+        expect(response.statusCode).toBe(503);
+        expect(response.headers['retry-after']).toBe('2');
+        expect(response.json()).toEqual({ message: 'The store is very busy right now. Please try again in a moment.' });
+      }
     } finally {
       await close();
     }

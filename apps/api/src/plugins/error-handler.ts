@@ -1,5 +1,6 @@
 import { ErrorKeys, ErrorTexts, isErrorKey, type ValidationErrorBody } from '@store/contract';
 import { AppError, PaymentProviderUnavailableError, UnauthorizedError, ValidationError } from '@store/core';
+import { Prisma } from '@store/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -28,6 +29,17 @@ function keyForIssue(keyword: string, message: string, params: Record<string, un
       return ErrorKeys.invalidValue;
   }
 }
+
+/**
+ * Prisma's codes for "the database is too busy now": no connection came free in time (P2024), or a
+ * transaction could not start or ran out of time and was rolled back (P2028). Nothing was written,
+ * so the client may send the same request again.
+ */
+const BUSY_DATABASE_CODES = new Set(['P2024', 'P2028']);
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+const isBusyDatabase = (error: unknown) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && BUSY_DATABASE_CODES.has(error.code);
 
 /** The part of the request a schema checked, by Fastify's name for it. */
 function validated(request: FastifyRequest, context: string | undefined): unknown {
@@ -114,6 +126,13 @@ export default fp(async function errorHandler(app: FastifyInstance) {
       // Nothing is known of the payment; the same attempt may be sent again (its key is the same).
       request.log.warn({ err: error }, 'payment provider unavailable');
       return reply.code(503).send({ message: 'The payment provider cannot be reached now. Please try again.' });
+    }
+    if (isBusyDatabase(error)) {
+      request.log.warn({ err: error }, 'database busy');
+      return reply
+        .code(503)
+        .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
+        .send({ message: 'The store is very busy right now. Please try again in a moment.' });
     }
     if (error.statusCode === 429) {
       return reply.code(429).send({ message: error.message });
