@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import {
+  CategoryListingResponseSchema,
+  ProductListResponseSchema,
+  SearchHintsResponseSchema,
+  SearchResponseSchema,
+} from '@store/contract';
 import { createDevMailbox, type DevMailbox, type JobQueue } from '@store/core';
 import { assetsDir, type Database } from '@store/db';
 import Fastify, {
@@ -162,14 +168,37 @@ function trustProxyOption(setting: Env['TRUST_PROXY']): FastifyServerOptions['tr
 }
 
 /**
- * The zod serializer (checks every response against its contract schema), remembering the JSON of
- * each response object: a listing served from the catalogue's cache is checked and stringified once,
- * not on every request. Responses are never mutated after they are sent, so the memo cannot go stale.
+ * Listings, search results and hints: the store's hottest answers, built field by field from the
+ * search index (toProductSummary and its like name every field). Checking each one against its
+ * contract costs twice what writing its JSON does, so production writes them as they are. Everywhere
+ * else (development and every test run) they are checked like every other answer, and a test
+ * compares both ways of writing them over the same data.
  */
-function memoizedSerializerCompiler(): ReturnType<typeof createSerializerCompiler> {
+const INDEX_BUILT_RESPONSES: ReadonlySet<unknown> = new Set([
+  CategoryListingResponseSchema,
+  ProductListResponseSchema,
+  SearchResponseSchema,
+  SearchHintsResponseSchema,
+]);
+
+/**
+ * The zod serializer: checks a response against its contract schema (unknown fields never leave)
+ * and writes it. It remembers the JSON of each response object: a listing served from the
+ * catalogue's cache is written once, not on every request; responses are never mutated after they
+ * are sent, so the memo cannot go stale. With `checkIndexBuilt` off, INDEX_BUILT_RESPONSES are
+ * written unchecked.
+ */
+export function responseSerializerCompiler({
+  checkIndexBuilt,
+}: {
+  checkIndexBuilt: boolean;
+}): ReturnType<typeof createSerializerCompiler> {
   const compile = createSerializerCompiler();
   return (route) => {
-    const serialize = compile(route);
+    const serialize =
+      !checkIndexBuilt && INDEX_BUILT_RESPONSES.has(route.schema)
+        ? (data: unknown) => JSON.stringify(data)
+        : compile(route);
     const memo = new WeakMap<object, string>();
     return (data: unknown) => {
       if (typeof data !== 'object' || data === null) return serialize(data);
@@ -216,7 +245,7 @@ export async function buildApp({
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(memoizedSerializerCompiler());
+  app.setSerializerCompiler(responseSerializerCompiler({ checkIndexBuilt: env.NODE_ENV !== 'production' }));
 
   // First: a context takes the error handler that is set when it is made, so the third-party
   // plugins' own routes (CORS preflight, the OpenAPI pages) answer in the same shapes as ours.
