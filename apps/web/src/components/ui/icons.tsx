@@ -1,8 +1,9 @@
 import type { SVGProps } from 'react';
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Icon({ size = 20, children, ...rest }: IconProps) {
+/** The frame of every icon: a 24-unit stroke drawing, hidden from assistive technology. */
+export function Icon({ size = 20, children, ...rest }: IconProps) {
   return (
     <svg
       width={size}
