@@ -17,7 +17,8 @@ test('"psn" in English shows PlayStation hints with price and region; arrows and
   const search = await openSearch(page, info, 'Search products');
   await search.pressSequentially('psn');
   const options = page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option');
-  await expect(options.first()).toBeVisible();
+  // An option shows its name at once; cover, region and price arrive with their own small module.
+  await expect(options.first().getByTestId('hint-name')).toBeVisible();
   const names = await options.getByTestId('hint-name').allTextContents();
   expect(names.length).toBeGreaterThan(1);
   for (const name of names) expect(name).toContain('PlayStation');
@@ -43,7 +44,8 @@ test('"стим" in Russian shows Steam hints; arrows and Enter pick one', async
   const search = await openSearch(page, info, 'Поиск товаров');
   await search.pressSequentially('стим');
   const options = page.getByRole('listbox').getByRole('option');
-  await expect(options.first()).toBeVisible();
+  // An option shows its name at once; cover, region and price arrive with their own small module.
+  await expect(options.first().getByTestId('hint-name')).toBeVisible();
   const names = await options.getByTestId('hint-name').allTextContents();
   expect(names.length).toBeGreaterThan(1);
   for (const name of names) expect(name).toContain('Steam');
