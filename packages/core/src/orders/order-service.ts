@@ -12,6 +12,7 @@ import {
 import type { OrderStatus, OrderType, Prisma, PrismaClient } from '@store/db';
 import { lockBasket, readBasketRows } from '../basket/basket-sql.ts';
 import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/fulfilment-service.ts';
+import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
 import type { PromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -289,15 +290,25 @@ export function createOrderService({
     if (order.paymentId !== null || isPaid(order.status)) {
       // Paid twice (two methods, two tabs): the second payment's money goes to the balance.
       await lockCustomer(tx, order.userId);
-      await creditBalance(tx, {
+      const credited = await creditBalance(tx, {
         userId: order.userId,
         orderId: order.id,
         kind: 'REFUND',
         amountMinor: input.amountMinor,
         key: ledgerKeys.refund(order.id, `payment:${input.paymentId}`),
       });
+      const emailId = credited
+        ? await recordBalanceNotice(tx, {
+            userId: order.userId,
+            orderId: order.id,
+            currency: order.currency,
+            amountMinor: input.amountMinor,
+            cause: 'paid_twice',
+            publicUrl,
+          })
+        : null;
       logger.warn({ orderId: order.id, paymentId: input.paymentId }, 'order paid twice; second payment refunded');
-      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId: null };
+      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId };
     }
     const outcome = await payAndFulfil(tx, order, input.paymentId);
     return {
