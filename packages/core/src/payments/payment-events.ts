@@ -37,6 +37,8 @@ export type EventOutcome =
   | 'recorded'
   /** The payment failed and the order, with no other payment under way, failed with it. */
   | 'order_failed'
+  /** The provider refunded in full the payment that paid the order: the order ended REFUNDED. */
+  | 'order_refunded'
   /** The event's amount or currency was not the payment's: nothing changed. */
   | 'amount_mismatch'
   /** The event named an order its payment does not belong to: nothing changed. */
@@ -402,6 +404,15 @@ export function createPaymentEventProcessor({
       if (others === 0) {
         await transitionOrders(tx, [order.id], 'FAILED');
         return { outcome: 'order_failed', ...base };
+      }
+    }
+    if (status === 'REFUNDED' && order.paymentId === payment.id) {
+      // The money that paid the order went back to the card: the order says so. Codes already
+      // delivered stay delivered; the balance is not touched (nothing came from it).
+      const moved = await transitionOrders(tx, [order.id], 'REFUNDED', { refundedMinor: order.totalMinor });
+      if (moved.length > 0) {
+        logger.warn({ orderId: order.id, paymentId: payment.id }, 'the provider refunded the order in full');
+        return { outcome: 'order_refunded', ...base };
       }
     }
     if (status === 'REFUNDED' || event.refundedMinor > 0) {
