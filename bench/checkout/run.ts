@@ -63,7 +63,12 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
     db.country.create({ data: { code: 'BR', name: 'Brazil' } }),
     db.currency.create({ data: { codeName: 'BRL' } }),
   ]);
-  const codesPerProduct = Math.ceil((ORDERS * 2 * 1.5) / PRODUCTS);
+  // Each customer's product is drawn first, so every product gets codes for all who will buy it (and
+  // a few more): a product drawn more often than the average must not run out mid-run.
+  const customerCount = ORDERS * 2;
+  const drawn = Array.from({ length: customerCount }, () => Math.floor(Math.random() * PRODUCTS));
+  const buyersOf = new Array<number>(PRODUCTS).fill(0);
+  for (const index of drawn) buyersOf[index] = (buyersOf[index] ?? 0) + 1;
   const products: number[] = [];
   for (let index = 0; index < PRODUCTS; index++) {
     const product = await db.product.create({
@@ -78,13 +83,13 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
     });
     products.push(product.id);
     await db.productCode.createMany({
-      data: Array.from({ length: codesPerProduct }, () => {
+      data: Array.from({ length: (buyersOf[index] ?? 0) + 5 }, () => {
         const code = `BENCH-${randomBytes(8).toString('hex')}`;
         return { productId: product.id, ciphertext: cipher.encrypt(code), codeDigest: cipher.digest(code) };
       }),
     });
   }
-  const customers: Customer[] = Array.from({ length: ORDERS * 2 }, () => ({
+  const customers: Customer[] = Array.from({ length: customerCount }, () => ({
     userId: randomUUID(),
     sessionId: randomUUID(),
   }));
@@ -104,9 +109,9 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
     })),
   });
   await db.basketLine.createMany({
-    data: customers.map((customer) => ({
+    data: customers.map((customer, index) => ({
       userId: customer.userId,
-      productId: products[Math.floor(Math.random() * products.length)] as number,
+      productId: products[drawn[index] as number] as number,
       quantity: 1,
     })),
   });
