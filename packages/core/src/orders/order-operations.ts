@@ -6,6 +6,7 @@ import { enqueueEmailSend } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import { lockCustomer, lockOrder } from './order-sql.ts';
 import { COMPLETED_STATUSES, transitionOrder } from './order-state.ts';
 
@@ -71,7 +72,7 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
           publicUrl,
         });
         return { refundedMinor: amountMinor, userId: order.userId, emailId };
-      });
+      }, ORDER_TX_OPTIONS);
       if (queue) enqueueEmailSend(queue, result.emailId, logger);
       logger.info({ orderId, refundedMinor: result.refundedMinor, reason }, 'order refunded to the balance');
       return result;

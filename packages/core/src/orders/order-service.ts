@@ -19,6 +19,7 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder } from './order-sql.ts';
 import {
   COMPLETED_STATUSES,
@@ -34,12 +35,6 @@ export const ORDER_TTL_MS = ORDER_TTL_MINUTES * 60_000;
 
 /** users.balance_minor is a 32-bit integer: a top-up that could carry a balance past it is refused. */
 const BALANCE_MAX_MINOR = 2_147_483_647;
-
-/**
- * Order transactions queue for connections and for the row locks of busy products: under a burst
- * they wait their turn rather than fail.
- */
-const TX_OPTIONS = { maxWait: 60_000, timeout: 60_000 };
 
 const TYPE_BY_NAME: Record<PaymentType, OrderType> = { purchase: 'PURCHASE', balance: 'BALANCE', spending: 'SPENDING' };
 
@@ -267,7 +262,7 @@ export function createOrderService({
       // A promo code that took the whole price leaves nothing to pay: the order completes now.
       const outcome = await payAndFulfil(tx, order, null);
       return { order: { ...order, status: outcome.status }, emailId: outcome.emailId };
-    }, TX_OPTIONS);
+    }, ORDER_TX_OPTIONS);
     await enqueueEmail(emailId);
     return createResponse(order);
   }
@@ -383,7 +378,7 @@ export function createOrderService({
         }
         const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
         return { order: { ...locked, ...current }, emailId: receipt, balanceMinor: user.balanceMinor };
-      }, TX_OPTIONS);
+      }, ORDER_TX_OPTIONS);
       await enqueueEmail(emailId);
       return {
         order_id: order.id,
@@ -405,7 +400,7 @@ export function createOrderService({
      * nothing.
      */
     async completePaidOrder(input: PaidOrderInput): Promise<CompletionOutcome> {
-      const { emailId, ...outcome } = await db.$transaction((tx) => completeInTransaction(tx, input), TX_OPTIONS);
+      const { emailId, ...outcome } = await db.$transaction((tx) => completeInTransaction(tx, input), ORDER_TX_OPTIONS);
       await enqueueEmail(emailId);
       return outcome;
     },
@@ -461,7 +456,7 @@ export function createOrderService({
           'EXPIRED',
         );
         return moved.length;
-      }, TX_OPTIONS);
+      }, ORDER_TX_OPTIONS);
     },
   };
 }

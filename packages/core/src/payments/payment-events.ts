@@ -6,6 +6,7 @@ import { lockOrder } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import type {
   PaymentCallbackEvent,
   PaymentEventType,
@@ -441,44 +442,41 @@ export function createPaymentEventProcessor({
      */
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
-        const { emailId, ...result } = await db.$transaction(
-          async (tx) => {
-            const rows = await tx.$queryRaw<
-              Array<{
-                id: string;
-                provider: string;
-                payload: unknown;
-                orderId: string | null;
-                receivedAt: Date;
-                processedAt: Date | null;
-                outcome: string | null;
-              }>
-            >`
+        const { emailId, ...result } = await db.$transaction(async (tx) => {
+          const rows = await tx.$queryRaw<
+            Array<{
+              id: string;
+              provider: string;
+              payload: unknown;
+              orderId: string | null;
+              receivedAt: Date;
+              processedAt: Date | null;
+              outcome: string | null;
+            }>
+          >`
               SELECT id, provider, payload, order_id AS "orderId", received_at AS "receivedAt",
                      processed_at AS "processedAt", outcome
               FROM payment_events WHERE id = ${eventId}::uuid
               FOR UPDATE`;
-            const row = rows[0];
-            if (!row) throw new Error(`payment event ${eventId} does not exist`);
-            if (row.processedAt) {
-              return { outcome: 'already_processed' as const, orderId: row.orderId, paymentId: null, emailId: null };
-            }
-            const event = StoredEventSchema.parse(row.payload);
-            const applied = await apply(tx, row, event);
-            await tx.paymentEvent.update({
-              where: { id: eventId },
-              data: {
-                processedAt: clock(),
-                outcome: applied.outcome,
-                paymentId: applied.paymentId,
-                attempts: { increment: 1 },
-                lastError: null,
-              },
-            });
-            return applied;
-          },
-          { maxWait: 60_000, timeout: 60_000 },
-        );
+          const row = rows[0];
+          if (!row) throw new Error(`payment event ${eventId} does not exist`);
+          if (row.processedAt) {
+            return { outcome: 'already_processed' as const, orderId: row.orderId, paymentId: null, emailId: null };
+          }
+          const event = StoredEventSchema.parse(row.payload);
+          const applied = await apply(tx, row, event);
+          await tx.paymentEvent.update({
+            where: { id: eventId },
+            data: {
+              processedAt: clock(),
+              outcome: applied.outcome,
+              paymentId: applied.paymentId,
+              attempts: { increment: 1 },
+              lastError: null,
+            },
+          });
+          return applied;
+        }, ORDER_TX_OPTIONS);
         if (result.outcome !== 'already_processed') {
           logger.info({ eventId, ...result }, 'payment event applied');
         }
