@@ -15,7 +15,8 @@ import pg from 'pg';
  *
  *   DATABASE_URL=postgresql://... REDIS_URL=redis://... pnpm --filter @store/bench checkout
  *
- * Env: BENCH_ORDERS (1000 a side), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100).
+ * Env: BENCH_ORDERS (1000 a side), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100); BENCH_CPU_PROF=<dir>
+ * writes CPU profiles of the store's API and worker there.
  * The flows are stateful (each step needs the order the one before made), so a small driver makes the
  * requests rather than autocannon, which repeats fixed requests; latencies are measured per step.
  */
@@ -32,6 +33,9 @@ const TARGETS = { createP95: 100, ackP99: 50, visibleP95: 1_000 };
 /** The browser polls every second; the benchmark every 100 ms, fine enough for a 1 s target without drowning the store in polls. */
 const POLL_MS = 100;
 const VISIBLE_TIMEOUT_MS = 30_000;
+/** A folder for V8 CPU profiles of the store's API and worker processes (`--cpu-prof`), when set. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 const STORE_PORT = 3911;
 const BASELINE_PORT = 3912;
 
@@ -145,7 +149,7 @@ const serverEnv = {
 function start(script: string, port: number): Promise<ChildProcess> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), {
     env: { ...process.env, ...serverEnv, BENCH_PORT: String(port) },
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(script === 'store-server.ts' ? profileArgs : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -156,7 +160,7 @@ function start(script: string, port: number): Promise<ChildProcess> {
 
 /** The real worker (apps/worker), as `pnpm --filter @store/worker start` runs it. */
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...profileArgs, 'src/main.ts'], {
     cwd: `${repoRoot}apps/worker`,
     env: { ...process.env, ...serverEnv, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
