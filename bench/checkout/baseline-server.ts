@@ -57,6 +57,7 @@ app.post('/orders/create', async (request, reply) => {
        WHERE bl.user_id = $1 AND p.stock_count >= bl.quantity ORDER BY bl.position`,
       [userId],
     );
+    if (lines.length === 0) return null;
     const total = lines.reduce((sum, line) => sum + line.price_minor * line.quantity, 0);
     const id = randomUUID();
     await client.query(
@@ -73,19 +74,22 @@ app.post('/orders/create', async (request, reply) => {
     }
     return { order_id: id, total_minor: total };
   });
+  if (!order) return reply.code(422).send({ message: 'out of stock' });
   return reply.code(201).send(order);
 });
 
-app.post<{ Body: { orderId: string } }>('/payment', async (request) => {
+app.post<{ Body: { orderId: string } }>('/payment', async (request, reply) => {
   const { rows } = await pool.query<{ total_minor: number }>(
     `UPDATE orders SET status = 'PENDING', updated_at = now() WHERE id = $1 AND user_id = $2 RETURNING total_minor`,
     [request.body.orderId, user(request.headers)],
   );
+  const order = rows[0];
+  if (!order || order.total_minor <= 0) return reply.code(422).send({ message: 'nothing to pay' });
   const id = randomUUID();
   await pool.query(
     `INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
      VALUES ($1, $2, 'sandbox', 'WIDGET', $3, 'BRL', now())`,
-    [id, request.body.orderId, rows[0]?.total_minor],
+    [id, request.body.orderId, order.total_minor],
   );
   return { payment_id: id };
 });

@@ -15,7 +15,8 @@ import pg from 'pg';
  *
  *   DATABASE_URL=postgresql://... REDIS_URL=redis://... pnpm --filter @store/bench checkout
  *
- * Env: BENCH_ORDERS (1000 a side), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100).
+ * Env: BENCH_ORDERS (1000 a side), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100); BENCH_CPU_PROF=<dir>
+ * writes CPU profiles of the store's API and worker there.
  * The flows are stateful (each step needs the order the one before made), so a small driver makes the
  * requests rather than autocannon, which repeats fixed requests; latencies are measured per step.
  */
@@ -32,6 +33,9 @@ const TARGETS = { createP95: 100, ackP99: 50, visibleP95: 1_000 };
 /** The browser polls every second; the benchmark every 100 ms, fine enough for a 1 s target without drowning the store in polls. */
 const POLL_MS = 100;
 const VISIBLE_TIMEOUT_MS = 30_000;
+/** A folder for V8 CPU profiles of the store's API and worker processes (`--cpu-prof`), when set. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 const STORE_PORT = 3911;
 const BASELINE_PORT = 3912;
 
@@ -63,7 +67,12 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
     db.country.create({ data: { code: 'BR', name: 'Brazil' } }),
     db.currency.create({ data: { codeName: 'BRL' } }),
   ]);
-  const codesPerProduct = Math.ceil((ORDERS * 2 * 1.5) / PRODUCTS);
+  // Each customer's product is drawn first, so every product gets codes for all who will buy it (and
+  // a few more): a product drawn more often than the average must not run out mid-run.
+  const customerCount = ORDERS * 2;
+  const drawn = Array.from({ length: customerCount }, () => Math.floor(Math.random() * PRODUCTS));
+  const buyersOf = new Array<number>(PRODUCTS).fill(0);
+  for (const index of drawn) buyersOf[index] = (buyersOf[index] ?? 0) + 1;
   const products: number[] = [];
   for (let index = 0; index < PRODUCTS; index++) {
     const product = await db.product.create({
@@ -78,13 +87,13 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
     });
     products.push(product.id);
     await db.productCode.createMany({
-      data: Array.from({ length: codesPerProduct }, () => {
+      data: Array.from({ length: (buyersOf[index] ?? 0) + 5 }, () => {
         const code = `BENCH-${randomBytes(8).toString('hex')}`;
         return { productId: product.id, ciphertext: cipher.encrypt(code), codeDigest: cipher.digest(code) };
       }),
     });
   }
-  const customers: Customer[] = Array.from({ length: ORDERS * 2 }, () => ({
+  const customers: Customer[] = Array.from({ length: customerCount }, () => ({
     userId: randomUUID(),
     sessionId: randomUUID(),
   }));
@@ -104,9 +113,9 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
     })),
   });
   await db.basketLine.createMany({
-    data: customers.map((customer) => ({
+    data: customers.map((customer, index) => ({
       userId: customer.userId,
-      productId: products[Math.floor(Math.random() * products.length)] as number,
+      productId: products[drawn[index] as number] as number,
       quantity: 1,
     })),
   });
@@ -140,7 +149,7 @@ const serverEnv = {
 function start(script: string, port: number): Promise<ChildProcess> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), {
     env: { ...process.env, ...serverEnv, BENCH_PORT: String(port) },
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(script === 'store-server.ts' ? profileArgs : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -151,7 +160,7 @@ function start(script: string, port: number): Promise<ChildProcess> {
 
 /** The real worker (apps/worker), as `pnpm --filter @store/worker start` runs it. */
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...profileArgs, 'src/main.ts'], {
     cwd: `${repoRoot}apps/worker`,
     env: { ...process.env, ...serverEnv, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -33,14 +33,31 @@ export const NOTICE_TEMPLATES = ['email-changed', 'email-in-use'] as const;
 export type NoticeTemplate = (typeof NOTICE_TEMPLATES)[number];
 
 /**
- * Every email the store sends: the token emails, the notices, and the receipt of a completed order,
- * which links to the profile (`/profile`) and never holds a code.
+ * What happened to the balance, told to its owner; each links to the profile and names the order:
+ * - balance-topup: a paid top-up was credited;
+ * - balance-refund: money went back to the balance (an operator refunded an order, or a payment
+ *   arrived for an order another payment had paid already).
+ * A shortfall at fulfilment is told in the order's receipt instead.
  */
-export const EMAIL_TEMPLATES = [...TOKEN_EMAIL_TEMPLATES, ...NOTICE_TEMPLATES, 'order-receipt'] as const;
+export const BALANCE_TEMPLATES = ['balance-topup', 'balance-refund'] as const;
+export type BalanceTemplate = (typeof BALANCE_TEMPLATES)[number];
+
+/**
+ * Every email the store sends: the token emails, the notices, the balance notices and the receipt
+ * of a completed order, which links to the profile (`/profile`) and never holds a code.
+ */
+export const EMAIL_TEMPLATES = [
+  ...TOKEN_EMAIL_TEMPLATES,
+  ...NOTICE_TEMPLATES,
+  ...BALANCE_TEMPLATES,
+  'order-receipt',
+] as const;
 export const EmailTemplateSchema = z.enum(EMAIL_TEMPLATES);
 export type EmailTemplate = z.infer<typeof EmailTemplateSchema>;
 export const isNoticeTemplate = (template: EmailTemplate): template is NoticeTemplate =>
   (NOTICE_TEMPLATES as readonly EmailTemplate[]).includes(template);
+export const isBalanceTemplate = (template: EmailTemplate): template is BalanceTemplate =>
+  (BALANCE_TEMPLATES as readonly EmailTemplate[]).includes(template);
 
 /** What a receipt lists: the order, what each line delivered, and what went back to the balance. */
 export const ReceiptDataSchema = z.object({
@@ -60,6 +77,20 @@ export const ReceiptDataSchema = z.object({
 });
 export type ReceiptData = z.infer<typeof ReceiptDataSchema>;
 
+/**
+ * What a balance notice tells: the order the money came from, the amount, the balance after it
+ * (all in minor units of `currency`), and for a refund why.
+ */
+export const BalanceNoticeDataSchema = z.object({
+  orderId: z.uuid(),
+  currency: z.string().min(3).max(8),
+  amountMinor: z.number().int().positive(),
+  balanceMinor: z.number().int().nonnegative(),
+  /** `order_refunded`: an operator gave an order's price back; `paid_twice`: a second payment of a paid order. */
+  cause: z.enum(['topup', 'order_refunded', 'paid_twice']),
+});
+export type BalanceNoticeData = z.infer<typeof BalanceNoticeDataSchema>;
+
 /** What a template is rendered with; stored in `outbound_emails.data`. */
 export const EmailDataSchema = z.object({
   /** The customer's name, for the greeting. */
@@ -70,6 +101,8 @@ export const EmailDataSchema = z.object({
   expiresInMinutes: z.number().int().positive(),
   /** The order of an `order-receipt`. */
   receipt: ReceiptDataSchema.optional(),
+  /** The movement of a `balance-topup` or `balance-refund`. */
+  balance: BalanceNoticeDataSchema.optional(),
 });
 export type EmailData = z.infer<typeof EmailDataSchema>;
 
@@ -87,5 +120,5 @@ export const EMAIL_TOKEN_TTL_MINUTES: Record<TokenEmailTemplate | NoticeTemplate
   'email-in-use': 7 * 24 * 60,
 };
 
-/** A receipt that could not go out for a week is dropped rather than sent that late. */
+/** A receipt or balance notice that could not go out for a week is dropped rather than sent that late. */
 export const RECEIPT_SEND_WINDOW_MINUTES = 7 * 24 * 60;

@@ -4,6 +4,7 @@ import {
   createDevMailbox,
   createInProcessQueue,
   createJobHandlers,
+  createOrderOperations,
   createOutboxMailer,
   type JobQueue,
 } from '@store/core';
@@ -76,14 +77,21 @@ describe('codes', () => {
     await call(ctx.app, 'GET', `/api/payment-products/${order_id}`, { token });
     await call(ctx.app, 'GET', '/api/profile/products/purchased/search?search_string=Order', { token });
 
-    // The receipt was rendered and handed to the (outbox) mailer by the in-process queue.
-    const receipt = await db.outboundEmail.findFirstOrThrow({ where: { toAddress: user.email } });
-    for (let waited = 0; waited < 100; waited += 1) {
-      const row = await db.outboundEmail.findUniqueOrThrow({ where: { id: receipt.id } });
-      if (row.status !== 'PENDING') break;
+    // An operator refunds the order: the balance notice goes the same way as the receipt.
+    await createOrderOperations({ db, publicUrl: 'http://localhost:3000', queue }).refundOrder(order_id);
+
+    // Both were rendered and handed to the (outbox) mailer by the in-process queue.
+    const sent = async () =>
+      (await db.outboundEmail.findMany({ where: { toAddress: user.email } })).map((row) => [row.template, row.status]);
+    for (let waited = 0; waited < 200; waited += 1) {
+      if ((await sent()).every(([, status]) => status !== 'PENDING')) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect((await db.outboundEmail.findUniqueOrThrow({ where: { id: receipt.id } })).status).toBe('SENT');
+    expect((await sent()).sort()).toEqual([
+      ['account-activation', 'SENT'],
+      ['balance-refund', 'SENT'],
+      ['order-receipt', 'SENT'],
+    ]);
 
     const log = lines.join('');
     expect(log).toContain(order_id);

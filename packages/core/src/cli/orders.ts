@@ -15,6 +15,7 @@ try {
       }
       return createCodeCipher(env.codeKey);
     },
+    publicUrl: () => loadCliEnvOrExit().PUBLIC_URL,
     out: (line) => console.log(line),
     err: (line) => console.error(line),
   });

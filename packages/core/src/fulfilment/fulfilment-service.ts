@@ -1,5 +1,6 @@
 import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
 import type { Prisma } from '@store/db';
+import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
 import { recordEmail } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
@@ -19,7 +20,7 @@ export interface FulfilmentOutcome {
   status: 'FULFILLED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
   refundedMinor: number;
   lines: FulfilledLine[];
-  /** The receipt in the outbox, to enqueue after the commit; none for a top-up. */
+  /** The receipt (a top-up: the balance notice) in the outbox, to enqueue after the commit. */
   emailId: string | null;
 }
 
@@ -44,7 +45,7 @@ export interface FulfilmentServiceDeps {
 
 /**
  * Turns a PAID order into what it bought, inside the transaction that marked it paid: a top-up is
- * credited to the ledger; a purchase claims its codes, refunds any shortfall to the balance through
+ * credited to the ledger and its owner told by email; a purchase claims its codes, refunds any shortfall to the balance through
  * the ledger, takes the bought lines out of the basket and writes the receipt to the outbox. The
  * order ends FULFILLED, PARTIALLY_REFUNDED or REFUNDED, all or nothing with the payment.
  */
@@ -53,17 +54,27 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
 
   async function creditTopUp(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
     await lockCustomer(tx, order.userId);
-    if (order.totalMinor > 0) {
-      await creditBalance(tx, {
+    const credited =
+      order.totalMinor > 0 &&
+      (await creditBalance(tx, {
         userId: order.userId,
         orderId: order.id,
         kind: 'TOPUP',
         amountMinor: order.totalMinor,
         key: ledgerKeys.topUp(order.id),
-      });
-    }
+      }));
     await transitionOrder(tx, order.id, 'FULFILLED', { fulfilledAt: clock() });
-    return { status: 'FULFILLED', refundedMinor: 0, lines: [], emailId: null };
+    const emailId = credited
+      ? await recordBalanceNotice(tx, {
+          userId: order.userId,
+          orderId: order.id,
+          currency: order.currency,
+          amountMinor: order.totalMinor,
+          cause: 'topup',
+          publicUrl,
+        })
+      : null;
+    return { status: 'FULFILLED', refundedMinor: 0, lines: [], emailId };
   }
 
   async function deliverCodes(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {

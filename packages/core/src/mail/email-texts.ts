@@ -43,10 +43,25 @@ export interface ReceiptTexts {
   codesHint: string;
 }
 
+/**
+ * The balance notices. `{order}`, `{amount}` and `{balance}` are filled in by the renderer. Like the
+ * receipt, they link to the profile and never hold a code.
+ */
+export interface BalanceTexts {
+  topupSubject: string;
+  topupIntro: string;
+  refundSubject: string;
+  orderRefundedIntro: string;
+  paidTwiceIntro: string;
+  balanceNow: string;
+  button: string;
+}
+
 export interface LocaleTexts {
   common: CommonTexts;
   templates: Record<TokenEmailTemplate, TemplateTexts> & Record<NoticeTemplate, NoticeTexts>;
   receipt: ReceiptTexts;
+  balance: BalanceTexts;
 }
 
 export const STORE_NAME = 'Gift Store';
@@ -127,6 +142,16 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         'The codes ran out before we could deliver them. We returned the whole amount, {refund}, to your balance at once; you can spend it on your next purchase.',
       codesHint: 'For your safety, codes are never sent by email: open your profile to see and copy them.',
     },
+    balance: {
+      topupSubject: 'Your {store} balance was topped up',
+      topupIntro: 'We received the payment of your top-up {order}: {amount} was added to your balance.',
+      refundSubject: 'Money returned to your {store} balance',
+      orderRefundedIntro: 'We refunded your order {order}: {amount} went back to your balance.',
+      paidTwiceIntro:
+        'Your order {order} had already been paid, so we did not keep your second payment: {amount} went to your balance.',
+      balanceNow: 'Your balance is now {balance}. You can spend it on your next purchase.',
+      button: 'Open my profile',
+    },
   },
   'pt-BR': {
     common: {
@@ -203,6 +228,16 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         'Os códigos se esgotaram antes da entrega. Devolvemos o valor total, {refund}, ao seu saldo na hora; você pode usá-lo na próxima compra.',
       codesHint:
         'Para sua segurança, os códigos nunca são enviados por e-mail: abra seu perfil para vê-los e copiá-los.',
+    },
+    balance: {
+      topupSubject: 'Seu saldo na {store} foi recarregado',
+      topupIntro: 'Recebemos o pagamento da sua recarga {order}: {amount} foram adicionados ao seu saldo.',
+      refundSubject: 'Dinheiro devolvido ao seu saldo na {store}',
+      orderRefundedIntro: 'Reembolsamos o seu pedido {order}: {amount} voltaram para o seu saldo.',
+      paidTwiceIntro:
+        'O seu pedido {order} já estava pago, por isso não ficamos com o seu segundo pagamento: {amount} foram para o seu saldo.',
+      balanceNow: 'Seu saldo agora é de {balance}. Você pode usá-lo na próxima compra.',
+      button: 'Abrir meu perfil',
     },
   },
   ru: {
@@ -282,6 +317,16 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       codesHint:
         'В целях безопасности коды никогда не отправляются по почте: откройте личный кабинет, чтобы увидеть и скопировать их.',
     },
+    balance: {
+      topupSubject: 'Баланс в {store} пополнен',
+      topupIntro: 'Мы получили оплату пополнения {order}: на ваш баланс зачислено {amount}.',
+      refundSubject: 'Деньги возвращены на ваш баланс в {store}',
+      orderRefundedIntro: 'Мы вернули деньги за заказ {order}: на ваш баланс зачислено {amount}.',
+      paidTwiceIntro:
+        'Заказ {order} уже был оплачен, поэтому повторный платёж мы себе не оставили: на ваш баланс зачислено {amount}.',
+      balanceNow: 'Сейчас на вашем балансе {balance} — их можно потратить на следующую покупку.',
+      button: 'Открыть личный кабинет',
+    },
   },
   hi: {
     common: {
@@ -355,6 +400,16 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       fullRefund:
         'कोड देने से पहले ही खत्म हो गए। हमने पूरी राशि, {refund}, तुरंत आपके बैलेंस में लौटा दी है; आप इसे अगली खरीदारी में इस्तेमाल कर सकते हैं।',
       codesHint: 'आपकी सुरक्षा के लिए कोड कभी ईमेल से नहीं भेजे जाते: उन्हें देखने और कॉपी करने के लिए अपनी प्रोफ़ाइल खोलें।',
+    },
+    balance: {
+      topupSubject: 'आपका {store} बैलेंस रिचार्ज हो गया',
+      topupIntro: 'हमें आपके रिचार्ज {order} का भुगतान मिल गया है: {amount} आपके बैलेंस में जोड़ दिए गए हैं।',
+      refundSubject: 'पैसे आपके {store} बैलेंस में लौटा दिए गए',
+      orderRefundedIntro: 'हमने आपके ऑर्डर {order} का पैसा लौटा दिया है: {amount} आपके बैलेंस में जमा कर दिए गए हैं।',
+      paidTwiceIntro:
+        'आपके ऑर्डर {order} का भुगतान पहले ही हो चुका था, इसलिए हमने आपका दूसरा भुगतान नहीं रखा: {amount} आपके बैलेंस में जमा कर दिए गए हैं।',
+      balanceNow: 'अब आपका बैलेंस {balance} है। आप इसे अगली खरीदारी में इस्तेमाल कर सकते हैं।',
+      button: 'मेरी प्रोफ़ाइल खोलें',
     },
   },
 };

@@ -186,3 +186,63 @@ describe('the order receipt', () => {
     );
   });
 });
+
+describe('the balance notices', () => {
+  const profile = 'https://shop.example/profile';
+  const movement = {
+    orderId: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+    currency: 'BRL',
+    amountMinor: 25_000,
+    balanceMinor: 31_050,
+  };
+  const cases = [
+    { template: 'balance-topup', cause: 'topup', intro: 'topupIntro', subject: 'topupSubject' },
+    { template: 'balance-refund', cause: 'order_refunded', intro: 'orderRefundedIntro', subject: 'refundSubject' },
+    { template: 'balance-refund', cause: 'paid_twice', intro: 'paidTwiceIntro', subject: 'refundSubject' },
+  ] as const;
+
+  for (const { template, cause, intro, subject } of cases) {
+    for (const locale of LOCALES) {
+      it(`${template} (${cause}) in ${locale} names the order, the amount and the new balance, and links the profile`, () => {
+        const texts = EMAIL_TEXTS[locale].balance;
+        const message = renderEmail(template, locale, {
+          name: 'Maria',
+          link: profile,
+          expiresInMinutes: 60,
+          balance: { ...movement, cause },
+        });
+        expect(message.locale).toBe(locale);
+        expect(message.subject).toBe(texts[subject].replace('{store}', 'Gift Store'));
+        const amount = formatMoney(25_000, 'BRL', locale);
+        const balance = formatMoney(31_050, 'BRL', locale);
+        const order = orderNumber(movement.orderId);
+        const expectedIntro = texts[intro].replace('{order}', order).replace('{amount}', amount);
+        expect(message.text).toContain(expectedIntro);
+        expect(message.text).toContain(texts.balanceNow.replace('{balance}', balance));
+        expect(message.html).toContain(escapeHtml(expectedIntro));
+        expect(message.text).toContain('Maria');
+        expect(extractLinks(message.text)).toEqual([profile]);
+        expect(message.html).toContain(`href="${profile}"`);
+        expect(message.html).toContain(`lang="${locale}"`);
+        for (const part of [message.subject, message.text, message.html]) {
+          expect(part).not.toMatch(/\{\w+\}/);
+          expect(part).not.toContain('undefined');
+        }
+        // A notice of money, not a token email: no link lifetime, no "ignore this".
+        expect(message.text).not.toContain(EMAIL_TEXTS[locale].common.ignore);
+        if (locale !== 'en') expect(texts[intro]).not.toBe(EMAIL_TEXTS.en.balance[intro]);
+      });
+    }
+  }
+
+  it('needs its balance movement, and one that fits the template', () => {
+    const base = { name: 'M', link: profile, expiresInMinutes: 60 };
+    expect(() => renderEmail('balance-topup', 'en', base)).toThrow(/needs its balance movement/);
+    expect(() =>
+      renderEmail('balance-topup', 'en', { ...base, balance: { ...movement, cause: 'order_refunded' } }),
+    ).toThrow(/cannot tell of order_refunded/);
+    expect(() => renderEmail('balance-refund', 'en', { ...base, balance: { ...movement, cause: 'topup' } })).toThrow(
+      /cannot tell of topup/,
+    );
+  });
+});

@@ -1,6 +1,9 @@
 import {
+  type BalanceNoticeData,
+  type BalanceTemplate,
   type EmailData,
   type EmailTemplate,
+  isBalanceTemplate,
   isNoticeTemplate,
   LOCALES,
   type Locale,
@@ -173,6 +176,68 @@ function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): Ren
 }
 
 /**
+ * A balance notice: what came onto the balance, from which order and why, the balance after it, and
+ * a button to the profile. Like the receipt it never holds a code.
+ */
+function renderBalanceNotice(
+  template: BalanceTemplate,
+  lang: Locale,
+  data: EmailData,
+  notice: BalanceNoticeData,
+): RenderedEmail {
+  if ((template === 'balance-topup') !== (notice.cause === 'topup')) {
+    throw new Error(`a ${template} cannot tell of ${notice.cause}`);
+  }
+  const { common, balance: texts } = EMAIL_TEXTS[lang];
+  const e = escapeHtml;
+  const values = {
+    store: STORE_NAME,
+    order: orderNumber(notice.orderId),
+    amount: formatMoney(notice.amountMinor, notice.currency, lang),
+    balance: formatMoney(notice.balanceMinor, notice.currency, lang),
+  };
+  const subject = fill(template === 'balance-topup' ? texts.topupSubject : texts.refundSubject, values);
+  const intro = fill(
+    notice.cause === 'topup'
+      ? texts.topupIntro
+      : notice.cause === 'paid_twice'
+        ? texts.paidTwiceIntro
+        : texts.orderRefundedIntro,
+    values,
+  );
+  const balanceNow = fill(texts.balanceNow, values);
+  const signoff = fill(common.signoff, values);
+  const name = data.name.trim();
+  const greeting = (encode: (value: string) => string) =>
+    name ? fill(common.greeting, { name: encode(name) }) : common.greetingNoName;
+
+  const text = [
+    greeting((value) => value),
+    '',
+    intro,
+    '',
+    balanceNow,
+    '',
+    `${texts.button}:`,
+    data.link,
+    '',
+    '-- ',
+    signoff,
+    common.footer,
+    '',
+  ].join('\n');
+  const body = [
+    `<p style="${PARAGRAPH}">${greeting(e)}</p>`,
+    `<p style="${PARAGRAPH}">${e(intro)}</p>`,
+    `<p style="${PARAGRAPH}font-weight:bold;">${e(balanceNow)}</p>`,
+    buttonHtml(data.link, texts.button),
+    `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${e(data.link)}" style="color:#4f46e5;word-break:break-all;">${e(data.link)}</a></p>`,
+    `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
+  ].join('\n');
+  return { locale: lang, subject, html: htmlFrame(lang, subject, body, common.footer), text };
+}
+
+/**
  * Renders one of EMAIL_TEMPLATES in the customer's language. The HTML is a single column with inline
  * styles (mail clients drop <style> blocks and external CSS); every value from outside is escaped.
  * A link with a token says how long it works and that ignoring it changes nothing; a notice (see
@@ -184,6 +249,10 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
   if (template === 'order-receipt') {
     if (!data.receipt) throw new Error('an order receipt needs its order');
     return renderReceipt(lang, data, data.receipt);
+  }
+  if (isBalanceTemplate(template)) {
+    if (!data.balance) throw new Error(`a ${template} needs its balance movement`);
+    return renderBalanceNotice(template, lang, data, data.balance);
   }
   const { common, templates } = EMAIL_TEXTS[lang];
   const texts = templates[template];

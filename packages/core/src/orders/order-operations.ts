@@ -1,8 +1,12 @@
 import { ErrorKeys } from '@store/contract';
 import type { OrderStatus, OrderType, PrismaClient } from '@store/db';
+import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
+import { enqueueEmailSend } from '../mail/outbox.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import { lockCustomer, lockOrder } from './order-sql.ts';
 import { COMPLETED_STATUSES, transitionOrder } from './order-state.ts';
 
@@ -20,18 +24,26 @@ export interface OrderListItem {
 
 export interface OrderOperationsDeps {
   db: PrismaClient;
+  /** Where the store is opened; the refund's email links to the profile there. */
+  publicUrl: string;
+  /** Sends the refund's email at once; without it the outbox sweep sends it within a minute. */
+  queue?: JobQueue;
   logger?: Logger;
 }
 
 /** What an operator does to orders from the command line: look them up and refund them. */
-export function createOrderOperations({ db, logger = silentLogger }: OrderOperationsDeps) {
+export function createOrderOperations({ db, publicUrl, queue, logger = silentLogger }: OrderOperationsDeps) {
   return {
     /**
      * Gives what is left of a paid order back to the balance (codes already delivered stay
-     * delivered) and ends it REFUNDED, once: the ledger key carries the reason. A top-up is on the
-     * balance already; an unpaid order has nothing to give back.
+     * delivered) and ends it REFUNDED, once: the ledger key carries the reason. The customer is told
+     * by email (through the outbox, in the same transaction). A top-up is on the balance already; an
+     * unpaid order has nothing to give back.
      */
-    async refundOrder(orderId: string, reason = 'operator'): Promise<{ refundedMinor: number; userId: string }> {
+    async refundOrder(
+      orderId: string,
+      reason = 'operator',
+    ): Promise<{ refundedMinor: number; userId: string; emailId: string }> {
       if (!/^[a-z0-9-]{1,32}$/.test(reason)) throw ValidationError.field('reason', ErrorKeys.invalidValue);
       const result = await db.$transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
@@ -51,8 +63,17 @@ export function createOrderOperations({ db, logger = silentLogger }: OrderOperat
           key: ledgerKeys.refund(orderId, reason),
         });
         await transitionOrder(tx, orderId, 'REFUNDED', { refundedMinor: order.totalMinor });
-        return { refundedMinor: amountMinor, userId: order.userId };
-      });
+        const emailId = await recordBalanceNotice(tx, {
+          userId: order.userId,
+          orderId,
+          currency: order.currency,
+          amountMinor,
+          cause: 'order_refunded',
+          publicUrl,
+        });
+        return { refundedMinor: amountMinor, userId: order.userId, emailId };
+      }, ORDER_TX_OPTIONS);
+      if (queue) enqueueEmailSend(queue, result.emailId, logger);
       logger.info({ orderId, refundedMinor: result.refundedMinor, reason }, 'order refunded to the balance');
       return result;
     },

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
+import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
 import { createCodeCipher, type OrderStatus } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
+import { formatMoney, renderEmail } from '../mail/templates.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
@@ -12,6 +13,8 @@ import { createOrderService, ORDER_TTL_MS, PaymentMismatchError } from './order-
 import { IllegalTransitionError, transitionOrder } from './order-state.ts';
 
 const cipher = createCodeCipher('3c'.repeat(32));
+/** Every code this file stocks, to look for in the outbox at the end. */
+const issuedCodes: string[] = [];
 let database: TestDatabase;
 let now = new Date();
 let refs: { categoryId: number; countryId: number; nominalCurrencyId: number };
@@ -47,7 +50,7 @@ beforeAll(async () => {
   promo = createPromoService({ db: db(), clock });
   orders = createOrderService({ db: db(), promo, queue, publicUrl: 'https://store.test', clock });
   ledger = createLedgerService({ db: db() });
-  operations = createOrderOperations({ db: db() });
+  operations = createOrderOperations({ db: db(), publicUrl: 'https://store.test', queue });
 });
 afterAll(async () => {
   await database?.cleanup();
@@ -71,6 +74,7 @@ async function createProduct({ priceMinor = 2_990, stock = 5 } = {}) {
     data: { ...refs, name: `Order Test Card ${randomBytes(3).toString('hex')}`, nominalMinor: 1_000, priceMinor },
   });
   const codes = Array.from({ length: stock }, () => `CODE-${randomBytes(6).toString('hex').toUpperCase()}`);
+  issuedCodes.push(...codes);
   if (stock > 0) {
     await db().productCode.createMany({
       data: codes.map((code) => ({
@@ -106,6 +110,15 @@ async function errorOf(promise: Promise<unknown>) {
     () => undefined,
     (error: unknown) => error,
   );
+}
+
+/** The customer's emails of a template, oldest first, with their stored data parsed. */
+async function emailsOf(email: string, template: string) {
+  const rows = await db().outboundEmail.findMany({
+    where: { toAddress: email, template },
+    orderBy: { createdAt: 'asc' },
+  });
+  return rows.map((row) => ({ ...row, data: EmailDataSchema.parse(row.data) }));
 }
 
 async function expectBalancesMatchLedger() {
@@ -339,6 +352,19 @@ describe('completePaidOrder', () => {
     ]);
     expect(await statusOf(order_id)).toBe('FULFILLED');
     await expectBalancesMatchLedger();
+    // One email says so, in the customer's language, however often the payment completed the order.
+    const [notice, ...more] = await emailsOf(user.email, 'balance-topup');
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({ locale: 'pt-BR', status: 'PENDING' });
+    expect(notice?.data).toMatchObject({
+      link: 'https://store.test/profile',
+      balance: { orderId: order_id, currency: 'BRL', amountMinor: 25_000, balanceMinor: 25_000, cause: 'topup' },
+    });
+    if (!notice) throw new Error('the top-up was credited without its email');
+    expect(jobs).toContainEqual({ kind: 'email.send', emailId: notice.id });
+    const message = renderEmail('balance-topup', notice.locale, notice.data);
+    expect(message.subject).toContain('recarregado');
+    expect(message.text).toContain(formatMoney(25_000, 'BRL', 'pt-BR'));
   });
 
   it('delivers a purchase once, however often the same payment completes it', async () => {
@@ -387,6 +413,13 @@ describe('completePaidOrder', () => {
     expect(await balanceOf(user.id)).toBe(total_minor);
     expect(await soldCodes(order_id)).toHaveLength(1);
     await expectBalancesMatchLedger();
+    // The order stays what the first payment made it; the customer is told where the second went, once.
+    expect(await statusOf(order_id)).toBe('FULFILLED');
+    const notices = await emailsOf(user.email, 'balance-refund');
+    expect(notices.map((notice) => notice.data.balance)).toEqual([
+      { orderId: order_id, currency: 'BRL', amountMinor: total_minor, balanceMinor: total_minor, cause: 'paid_twice' },
+    ]);
+    expect(jobs).toContainEqual({ kind: 'email.send', emailId: notices[0]?.id });
   });
 
   it('refunds the shortfall to the balance and says so in the receipt', async () => {
@@ -506,6 +539,14 @@ describe('expiry', () => {
     expect(outcome).toMatchObject({ outcome: 'completed', status: 'REFUNDED', refundedMinor: total_minor });
     expect(await balanceOf(user.id)).toBe(total_minor);
     await expectBalancesMatchLedger();
+    // The order says so to the browser's poll and in its receipt.
+    expect(await orders.paymentStatus(user.id, order_id)).toMatchObject({
+      status: 'refunded',
+      order_status: 'refunded',
+      refunded_minor: total_minor,
+    });
+    const [receipt] = await emailsOf(user.email, 'order-receipt');
+    expect(receipt?.data.receipt).toMatchObject({ refundedMinor: total_minor, lines: [{ delivered: 0 }] });
   });
 });
 
@@ -529,12 +570,26 @@ describe('refundOrder (operator)', () => {
     await putInBasket(user.id, product.id, 1);
     const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
     await orders.spendBalance(user.id, order_id);
-    expect(await operations.refundOrder(order_id)).toEqual({ refundedMinor: 1_000, userId: user.id });
+    const refunded = await operations.refundOrder(order_id);
+    expect(refunded).toEqual({ refundedMinor: 1_000, userId: user.id, emailId: expect.any(String) });
     expect(await statusOf(order_id)).toBe('REFUNDED');
+    expect(await orders.paymentStatus(user.id, order_id)).toMatchObject({ status: 'refunded', refunded_minor: 1_000 });
     expect(await balanceOf(user.id)).toBe(10_000);
     expect(await errorOf(operations.refundOrder(order_id))).toBeInstanceOf(ConflictError);
     expect(await balanceOf(user.id)).toBe(10_000);
     await expectBalancesMatchLedger();
+    // Told once, by email through the outbox, in the customer's language.
+    const notices = await emailsOf(user.email, 'balance-refund');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ id: refunded.emailId, locale: 'pt-BR' });
+    expect(notices[0]?.data.balance).toEqual({
+      orderId: order_id,
+      currency: 'BRL',
+      amountMinor: 1_000,
+      balanceMinor: 10_000,
+      cause: 'order_refunded',
+    });
+    await vi.waitFor(() => expect(jobs).toContainEqual({ kind: 'email.send', emailId: refunded.emailId }));
   });
 
   it('refuses unpaid orders and top-ups', async () => {
@@ -653,5 +708,24 @@ describe('the state machine on the database', () => {
     await expect(
       db().orderLine.updateMany({ where: { orderId: purchase.order_id }, data: { discountMinor: 1_001 } }),
     ).rejects.toThrow();
+  });
+});
+
+describe('the outbox', () => {
+  it('holds no code in any email this file wrote: stored data or rendered message', async () => {
+    const rows = await db().outboundEmail.findMany();
+    const templates = new Set(rows.map((row) => row.template));
+    expect([...templates]).toEqual(expect.arrayContaining(['order-receipt', 'balance-topup', 'balance-refund']));
+    expect(issuedCodes.length).toBeGreaterThan(20);
+    const codeText = new RegExp(issuedCodes.join('|'), 'i');
+    for (const row of rows) {
+      const message = renderEmail(
+        row.template as Parameters<typeof renderEmail>[0],
+        row.locale,
+        EmailDataSchema.parse(row.data),
+      );
+      expect(JSON.stringify(row.data)).not.toMatch(codeText);
+      expect(`${message.subject}\n${message.text}\n${message.html}`).not.toMatch(codeText);
+    }
   });
 });

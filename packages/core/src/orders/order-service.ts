@@ -12,12 +12,14 @@ import {
 import type { OrderStatus, OrderType, Prisma, PrismaClient } from '@store/db';
 import { lockBasket, readBasketRows } from '../basket/basket-sql.ts';
 import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/fulfilment-service.ts';
+import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
 import type { PromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder } from './order-sql.ts';
 import {
   COMPLETED_STATUSES,
@@ -33,12 +35,6 @@ export const ORDER_TTL_MS = ORDER_TTL_MINUTES * 60_000;
 
 /** users.balance_minor is a 32-bit integer: a top-up that could carry a balance past it is refused. */
 const BALANCE_MAX_MINOR = 2_147_483_647;
-
-/**
- * Order transactions queue for connections and for the row locks of busy products: under a burst
- * they wait their turn rather than fail.
- */
-const TX_OPTIONS = { maxWait: 60_000, timeout: 60_000 };
 
 const TYPE_BY_NAME: Record<PaymentType, OrderType> = { purchase: 'PURCHASE', balance: 'BALANCE', spending: 'SPENDING' };
 
@@ -266,7 +262,7 @@ export function createOrderService({
       // A promo code that took the whole price leaves nothing to pay: the order completes now.
       const outcome = await payAndFulfil(tx, order, null);
       return { order: { ...order, status: outcome.status }, emailId: outcome.emailId };
-    }, TX_OPTIONS);
+    }, ORDER_TX_OPTIONS);
     await enqueueEmail(emailId);
     return createResponse(order);
   }
@@ -289,15 +285,25 @@ export function createOrderService({
     if (order.paymentId !== null || isPaid(order.status)) {
       // Paid twice (two methods, two tabs): the second payment's money goes to the balance.
       await lockCustomer(tx, order.userId);
-      await creditBalance(tx, {
+      const credited = await creditBalance(tx, {
         userId: order.userId,
         orderId: order.id,
         kind: 'REFUND',
         amountMinor: input.amountMinor,
         key: ledgerKeys.refund(order.id, `payment:${input.paymentId}`),
       });
+      const emailId = credited
+        ? await recordBalanceNotice(tx, {
+            userId: order.userId,
+            orderId: order.id,
+            currency: order.currency,
+            amountMinor: input.amountMinor,
+            cause: 'paid_twice',
+            publicUrl,
+          })
+        : null;
       logger.warn({ orderId: order.id, paymentId: input.paymentId }, 'order paid twice; second payment refunded');
-      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId: null };
+      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId };
     }
     const outcome = await payAndFulfil(tx, order, input.paymentId);
     return {
@@ -372,7 +378,7 @@ export function createOrderService({
         }
         const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
         return { order: { ...locked, ...current }, emailId: receipt, balanceMinor: user.balanceMinor };
-      }, TX_OPTIONS);
+      }, ORDER_TX_OPTIONS);
       await enqueueEmail(emailId);
       return {
         order_id: order.id,
@@ -394,7 +400,7 @@ export function createOrderService({
      * nothing.
      */
     async completePaidOrder(input: PaidOrderInput): Promise<CompletionOutcome> {
-      const { emailId, ...outcome } = await db.$transaction((tx) => completeInTransaction(tx, input), TX_OPTIONS);
+      const { emailId, ...outcome } = await db.$transaction((tx) => completeInTransaction(tx, input), ORDER_TX_OPTIONS);
       await enqueueEmail(emailId);
       return outcome;
     },
@@ -450,7 +456,7 @@ export function createOrderService({
           'EXPIRED',
         );
         return moved.length;
-      }, TX_OPTIONS);
+      }, ORDER_TX_OPTIONS);
     },
   };
 }

@@ -54,6 +54,7 @@ async function run(argv: string[]) {
       return { ...database, close: async () => {} };
     },
     codeCipher: () => cipher,
+    publicUrl: () => 'https://shop.example',
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });
@@ -171,11 +172,22 @@ describe('runOrdersCli', () => {
     const refunded = await run(['refund', order.id]);
     expect(refunded).toEqual({
       code: 0,
-      out: `order ${order.id}: 29.90 BRL refunded to the balance`,
+      out: `order ${order.id}: 29.90 BRL refunded to the balance; the customer is emailed`,
       err: '',
       opened: true,
     });
     expect(await run(['refund', order.id])).toMatchObject({ code: 1 });
+    const emails = await database.prisma.outboundEmail.findMany({ where: { toAddress: user.email } });
+    expect(emails).toEqual([
+      expect.objectContaining({
+        template: 'balance-refund',
+        status: 'PENDING',
+        data: expect.objectContaining({
+          link: 'https://shop.example/profile',
+          balance: expect.objectContaining({ orderId: order.id, amountMinor: 2_990, cause: 'order_refunded' }),
+        }),
+      }),
+    ]);
     expect((await database.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(7_990);
 
     const ledger = await run(['ledger', user.email.toUpperCase()]);

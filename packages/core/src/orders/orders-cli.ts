@@ -27,7 +27,8 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
   refund ORDER_ID [--reason WORD]
       Gives what is left of a paid order back to the customer's balance and ends it refunded. The
       codes already delivered stay with the customer. WORD (default operator) names the refund in
-      the ledger: lower-case letters, digits and -.
+      the ledger: lower-case letters, digits and -. The customer gets an email (written to the
+      outbox, sent by the running store or worker within a minute; its link is PUBLIC_URL's).
   ledger EMAIL|USER_ID [--limit N]
       The customer's balance and ledger entries, newest first.
   verify-balances
@@ -156,6 +157,8 @@ export interface OrdersCliIo {
   openDatabase(): Promise<Database>;
   /** The cipher codes are encrypted with; asked for only by import-codes. */
   codeCipher(): CodeCipher;
+  /** Where customers open the store, for the link in a refund's email; asked for only by refund. */
+  publicUrl(): string;
   out(line: string): void;
   err(line: string): void;
 }
@@ -183,7 +186,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'list': {
-      const orders = await createOrderOperations({ db }).listOrders(command);
+      const orders = await createOrderOperations({ db, publicUrl: io.publicUrl() }).listOrders(command);
       if (orders.length === 0) {
         io.out('no orders');
         return 0;
@@ -203,8 +206,11 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'refund': {
-      const { refundedMinor } = await createOrderOperations({ db }).refundOrder(command.orderId, command.reason);
-      io.out(`order ${command.orderId}: ${formatMinor(refundedMinor)} refunded to the balance`);
+      const operations = createOrderOperations({ db, publicUrl: io.publicUrl() });
+      const { refundedMinor } = await operations.refundOrder(command.orderId, command.reason);
+      io.out(
+        `order ${command.orderId}: ${formatMinor(refundedMinor)} refunded to the balance; the customer is emailed`,
+      );
       return 0;
     }
     case 'ledger': {

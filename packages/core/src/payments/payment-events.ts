@@ -6,6 +6,7 @@ import { lockOrder } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import type {
   PaymentCallbackEvent,
   PaymentEventType,
@@ -37,6 +38,8 @@ export type EventOutcome =
   | 'recorded'
   /** The payment failed and the order, with no other payment under way, failed with it. */
   | 'order_failed'
+  /** The provider refunded in full the payment that paid the order: the order ended REFUNDED. */
+  | 'order_refunded'
   /** The event's amount or currency was not the payment's: nothing changed. */
   | 'amount_mismatch'
   /** The event named an order its payment does not belong to: nothing changed. */
@@ -404,6 +407,15 @@ export function createPaymentEventProcessor({
         return { outcome: 'order_failed', ...base };
       }
     }
+    if (status === 'REFUNDED' && order.paymentId === payment.id) {
+      // The money that paid the order went back to the card: the order says so. Codes already
+      // delivered stay delivered; the balance is not touched (nothing came from it).
+      const moved = await transitionOrders(tx, [order.id], 'REFUNDED', { refundedMinor: order.totalMinor });
+      if (moved.length > 0) {
+        logger.warn({ orderId: order.id, paymentId: payment.id }, 'the provider refunded the order in full');
+        return { outcome: 'order_refunded', ...base };
+      }
+    }
     if (status === 'REFUNDED' || event.refundedMinor > 0) {
       logger.warn(
         { orderId: order.id, paymentId: payment.id, refundedMinor: event.refundedMinor },
@@ -430,44 +442,41 @@ export function createPaymentEventProcessor({
      */
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
-        const { emailId, ...result } = await db.$transaction(
-          async (tx) => {
-            const rows = await tx.$queryRaw<
-              Array<{
-                id: string;
-                provider: string;
-                payload: unknown;
-                orderId: string | null;
-                receivedAt: Date;
-                processedAt: Date | null;
-                outcome: string | null;
-              }>
-            >`
+        const { emailId, ...result } = await db.$transaction(async (tx) => {
+          const rows = await tx.$queryRaw<
+            Array<{
+              id: string;
+              provider: string;
+              payload: unknown;
+              orderId: string | null;
+              receivedAt: Date;
+              processedAt: Date | null;
+              outcome: string | null;
+            }>
+          >`
               SELECT id, provider, payload, order_id AS "orderId", received_at AS "receivedAt",
                      processed_at AS "processedAt", outcome
               FROM payment_events WHERE id = ${eventId}::uuid
               FOR UPDATE`;
-            const row = rows[0];
-            if (!row) throw new Error(`payment event ${eventId} does not exist`);
-            if (row.processedAt) {
-              return { outcome: 'already_processed' as const, orderId: row.orderId, paymentId: null, emailId: null };
-            }
-            const event = StoredEventSchema.parse(row.payload);
-            const applied = await apply(tx, row, event);
-            await tx.paymentEvent.update({
-              where: { id: eventId },
-              data: {
-                processedAt: clock(),
-                outcome: applied.outcome,
-                paymentId: applied.paymentId,
-                attempts: { increment: 1 },
-                lastError: null,
-              },
-            });
-            return applied;
-          },
-          { maxWait: 60_000, timeout: 60_000 },
-        );
+          const row = rows[0];
+          if (!row) throw new Error(`payment event ${eventId} does not exist`);
+          if (row.processedAt) {
+            return { outcome: 'already_processed' as const, orderId: row.orderId, paymentId: null, emailId: null };
+          }
+          const event = StoredEventSchema.parse(row.payload);
+          const applied = await apply(tx, row, event);
+          await tx.paymentEvent.update({
+            where: { id: eventId },
+            data: {
+              processedAt: clock(),
+              outcome: applied.outcome,
+              paymentId: applied.paymentId,
+              attempts: { increment: 1 },
+              lastError: null,
+            },
+          });
+          return applied;
+        }, ORDER_TX_OPTIONS);
         if (result.outcome !== 'already_processed') {
           logger.info({ eventId, ...result }, 'payment event applied');
         }

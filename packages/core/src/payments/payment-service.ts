@@ -21,6 +21,7 @@ import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay } from '../shared/money.ts';
+import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import type { PaymentReconciler } from './payment-reconcile.ts';
 import type { PaymentProvider, ReceiptItem } from './provider.ts';
 
@@ -226,7 +227,7 @@ export function createPaymentService({
       });
       await transitionOrders(tx, [order.id], 'PENDING');
       return id;
-    });
+    }, ORDER_TX_OPTIONS);
   }
 
   /** The provider's id of an attempt, once it answered. A callback that came first may have written it. */

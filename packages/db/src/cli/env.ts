@@ -5,6 +5,8 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().optional(),
+  /** Where customers open the store: links in the emails a command writes (an operator's refund). */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
   CODE_ENCRYPTION_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
