@@ -82,6 +82,12 @@ export function ensureTexts(part: TextPart): Promise<void> {
 export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
+/** The interface language now, for code outside React (a route's loader). */
+export function currentLanguage(): Language {
+  const language = translator?.language;
+  return isLanguage(language) ? language : FALLBACK_LANGUAGE;
+}
+
 export function storedLanguage(): Language {
   try {
     const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);

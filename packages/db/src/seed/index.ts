@@ -13,6 +13,7 @@ import {
   type Offer,
   PROMO_CODES,
 } from './demo-data.ts';
+import { CATEGORY_TRANSLATIONS } from './demo-translations.ts';
 
 const DAY_MS = 86_400_000;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -120,6 +121,33 @@ async function seedSearchAliases(
   });
 }
 
+/**
+ * Every demo product's description and activation instructions in the four languages, from its
+ * platform's texts (English is the platform's own). Products of categories the demo does not know, and
+ * products that already have texts, are left as they are.
+ */
+async function seedProductTranslations(prisma: Prisma.TransactionClient) {
+  const products = await prisma.product.findMany({
+    where: { translations: { none: {} } },
+    select: { id: true, category: { select: { slug: true } } },
+  });
+  const data = products.flatMap(({ id, category }) => {
+    const own = CATEGORIES.find((c) => c.slug === category.slug);
+    const translated = CATEGORY_TRANSLATIONS[category.slug];
+    if (!own || !translated) return [];
+    return [
+      { productId: id, locale: 'en', description: own.description, activationInstructions: own.instructions },
+      ...Object.entries(translated).map(([locale, texts]) => ({
+        productId: id,
+        locale,
+        description: texts.description,
+        activationInstructions: texts.instructions,
+      })),
+    ];
+  });
+  await prisma.productTranslation.createMany({ data, skipDuplicates: true });
+}
+
 function lookup(map: Map<string, number>, key: string): number {
   const id = map.get(key);
   if (id === undefined) throw new Error(`seed data refers to unknown ${key}`);
@@ -155,6 +183,8 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
       ]);
       await seedSearchAliases(tx, { categories, countries, currencies });
     }
+    // Likewise the products' texts in the four languages, for a demo store seeded before they existed.
+    if ((await tx.productTranslation.count()) === 0) await seedProductTranslations(tx);
     return false;
   }
   const ids = await seedReferenceData(tx);
@@ -211,6 +241,8 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
   for (let start = 0; start < codes.length; start += CODE_BATCH) {
     await tx.productCode.createMany({ data: codes.slice(start, start + CODE_BATCH), skipDuplicates: true });
   }
+
+  await seedProductTranslations(tx);
 
   await tx.promoCode.createMany({
     data: PROMO_CODES.map(({ categories: _, ...promo }) => promo),

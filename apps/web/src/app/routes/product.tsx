@@ -13,7 +13,7 @@ import { Reviews } from '../../features/catalogue/components/reviews.tsx';
 import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
 import { notFound } from '../../lib/api-client.ts';
 import { currencyName, formatNumber } from '../../lib/format.ts';
-import { ensureTexts } from '../../lib/i18n.ts';
+import { currentLanguage, ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
@@ -33,7 +33,7 @@ export async function loader({ params }: LoaderArgs) {
   void queryClient.prefetchQuery(similarProductsQueryOptions(id));
   void queryClient.prefetchQuery(reviewsQueryOptions(id, 1));
   // The review form's texts live with the account screens' part of the catalogue.
-  await Promise.all([queryClient.ensureQueryData(productQueryOptions(id)), ensureTexts('account')]);
+  await Promise.all([queryClient.ensureQueryData(productQueryOptions(id, currentLanguage())), ensureTexts('account')]);
 }
 
 /** Numbered steps of the instructions as a list; "1. Open..." loses its own number. */
@@ -47,7 +47,7 @@ export function Component() {
   const { t } = useTranslation();
   const locale = useLocale();
   const id = idOf(useParams());
-  const product = useProduct(id);
+  const product = useProduct(id, locale);
   const similar = useSimilarProducts(id);
   const buy = useBuy();
   const countryName = useCountryName();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { isRateLimited, rateLimitText } from '../../../lib/rate-limit-text.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import formStyles from '../../auth/components/form.module.css';
 import { FormBanner } from '../../auth/components/form-parts.tsx';
@@ -15,8 +15,7 @@ export function VerificationStatus({ verified, activated }: { verified: boolean;
   const send = () => {
     setError(null);
     request.mutate(undefined, {
-      onError: (failure) =>
-        setError(failure instanceof ApiError && failure.status === 429 ? failure.message : t('errors.generic')),
+      onError: (failure) => setError(isRateLimited(failure) ? rateLimitText(failure, t) : t('errors.generic')),
     });
   };
 
