@@ -9,3 +9,28 @@ test('a product page speaks the interface language: description and activation s
   await expect(page.getByTestId('product-page')).toContainText('Adiciona fundos à Carteira Steam');
   await expect(page.getByTestId('product-page')).not.toContainText('Adds funds to a Steam Wallet');
 });
+
+test('a page past the end of a category says so and leads to the last page', async ({ page }) => {
+  await page.goto('/category/steam?page=99');
+  await expect(page.getByText('Page 99 is past the end of this list')).toBeVisible();
+  await expect(page.getByText('No products yet')).toHaveCount(0);
+  await page.getByTestId('last-page-link').click();
+  await expect(page).toHaveURL(/\/category\/steam(\?page=\d+)?$/);
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+});
+
+test('filters that exclude everything offer to clear them', async ({ page }) => {
+  await page.goto('/category/steam?minPrice=999999&sort=increase');
+  await expect(page.getByText('No products match these filters')).toBeVisible();
+  await page.getByTestId('clear-filters').click();
+  await expect(page).toHaveURL(/\/category\/steam\?sort=increase$/);
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+});
+
+test("a category's country filter offers only the countries it has", async ({ page }, info) => {
+  await page.goto('/category/netflix');
+  if (info.project.name === 'mobile') await page.getByTestId('filters-toggle').click();
+  await page.getByRole('combobox', { name: 'Country' }).click();
+  const options = await page.getByRole('option').allTextContents();
+  expect(options.slice(1).sort()).toEqual(['Brazil', 'India', 'Türkiye', 'United States']);
+});

@@ -41,6 +41,12 @@ const parts = {
     ru: () => import('../locales/basket/ru.json'),
     hi: () => import('../locales/basket/hi.json'),
   },
+  shop: {
+    'pt-BR': () => import('../locales/shop/pt-BR.json'),
+    en: () => import('../locales/shop/en.json'),
+    ru: () => import('../locales/shop/ru.json'),
+    hi: () => import('../locales/shop/hi.json'),
+  },
   payments: {
     'pt-BR': () => import('../locales/payments/pt-BR.json'),
     en: () => import('../locales/payments/en.json'),

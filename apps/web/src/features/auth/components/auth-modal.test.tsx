@@ -85,7 +85,11 @@ describe('auth modal: login', () => {
 
   it('shows a rate limit as a dismissible notification in the interface language, with the wait', async () => {
     const api = mockApi({
-      'POST /api/login': { status: 429, body: { message: 'Slow down, try in a minute.' }, headers: { 'retry-after': '42' } },
+      'POST /api/login': {
+        status: 429,
+        body: { message: 'Slow down, try in a minute.' },
+        headers: { 'retry-after': '42' },
+      },
     });
     vi.stubGlobal('fetch', vi.fn(api.fetchMock));
     const user = userEvent.setup();

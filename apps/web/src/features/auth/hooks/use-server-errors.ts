@@ -20,7 +20,7 @@ export function useServerErrors<T extends FieldValues>(setError: UseFormSetError
       return;
     }
     if (error.status === 429) {
-      setBanner(rateLimitText(error, t));
+      setBanner(rateLimitText(error, t, 'auth'));
       return;
     }
     const others: string[] = [];

@@ -68,7 +68,7 @@ export function PromoField({ lines, onLogin }: PromoFieldProps) {
       if (status === 401) {
         setLoginRefused(true);
       } else if (status === 429 && failure instanceof ApiError) {
-        setLimit(rateLimitText(failure, t));
+        setLimit(rateLimitText(failure, t, 'promo'));
       } else if (status === 422) {
         const reason = promoRefusal(failure);
         const key = `validation.promo.${reason}`;

@@ -15,7 +15,7 @@ export function VerificationStatus({ verified, activated }: { verified: boolean;
   const send = () => {
     setError(null);
     request.mutate(undefined, {
-      onError: (failure) => setError(isRateLimited(failure) ? rateLimitText(failure, t) : t('errors.generic')),
+      onError: (failure) => setError(isRateLimited(failure) ? rateLimitText(failure, t, 'auth') : t('errors.generic')),
     });
   };
 
