@@ -66,15 +66,9 @@ export function toSearch(params: QueryParams = {}): string {
 /** Encodes one path segment; search text may hold slashes, spaces and any script. */
 export const segment = (value: string | number) => encodeURIComponent(String(value));
 
-/** Retry-After in seconds; the HTTP-date form is not sent by this API, so it counts as absent. */
-function retryAfterSeconds(response: Response): number | null {
-  const value = response.headers.get('retry-after');
-  if (value === null || !/^\d{1,7}$/.test(value.trim())) return null;
-  return Number(value.trim());
-}
-
 async function readError(response: Response): Promise<ApiError> {
-  const retryAfter = retryAfterSeconds(response);
+  // Seconds; this API never sends the HTTP-date form, which (like no header) reads as unknown.
+  const retryAfter = Number(response.headers.get('retry-after')) || null;
   let body: unknown = null;
   try {
     body = await response.json();
