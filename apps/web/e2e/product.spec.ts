@@ -34,3 +34,36 @@ test("a category's country filter offers only the countries it has", async ({ pa
   const options = await page.getByRole('option').allTextContents();
   expect(options.slice(1).sort()).toEqual(['Brazil', 'India', 'Türkiye', 'United States']);
 });
+
+for (const [listing, path] of [
+  ['the home page', '/'],
+  ['a category', '/category/google-play'],
+  ['search results', '/search/gift'],
+] as const) {
+  test(`Back from a product returns to ${listing} where it was left`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await page.mouse.wheel(0, 1000);
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1000);
+    const cards = page.getByTestId('product-card');
+    const count = await cards.count();
+    let link = cards.first().getByRole('link', { name: 'More details' });
+    for (let index = 0; index < count; index += 1) {
+      const candidate = cards.nth(index).getByRole('link', { name: 'More details' });
+      const box = await candidate.boundingBox();
+      const height = page.viewportSize()?.height ?? 0;
+      if (box && box.y > 80 && box.y + box.height < height - 20) {
+        link = candidate;
+        break;
+      }
+    }
+    await link.click();
+    await expect(page.getByTestId('product-page')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(0);
+
+    await page.goBack();
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1000);
+  });
+}
