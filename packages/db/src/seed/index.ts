@@ -41,13 +41,21 @@ export function priceFor(amount: number, currency: string): number {
   return Math.max(1, Math.ceil(amount * rate * MARGIN)) * 100 - 10;
 }
 
+/**
+ * "1 000": SPEC.md section 9 separates thousands by a space in every language, as the web app writes
+ * numbers; a no-break space, so a name never wraps inside a number and search reads it as one.
+ */
+export function spacedThousands(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
+}
+
 function fill(template: string, category: CategoryDef, offer: Offer, amount: number): string {
   const units = category.unitsPerCurrency?.[offer.currency];
   return template
-    .replace('{amount}', amount.toLocaleString('en-US'))
+    .replace('{amount}', spacedThousands(amount))
     .replace('{currency}', offer.currency)
     .replace('{label}', offer.label ?? '')
-    .replace('{units}', units ? (amount * units).toLocaleString('en-US') : String(amount));
+    .replace('{units}', spacedThousands(units ? amount * units : amount));
 }
 
 /** A random code in the platform's format. Codes use crypto randomness: they must not be guessable. */

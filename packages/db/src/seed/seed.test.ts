@@ -5,7 +5,7 @@ import { createCodeCipher, devCodeKey } from '../code-cipher.ts';
 import { assetsDir } from '../paths.ts';
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
 import { CATEGORIES } from './demo-data.ts';
-import { generateCatalogue, priceFor, seedDemo } from './index.ts';
+import { generateCatalogue, priceFor, seedDemo, spacedThousands } from './index.ts';
 
 const cipher = createCodeCipher(devCodeKey());
 let db: TestDatabase;
@@ -167,6 +167,17 @@ describe('seedDemo', () => {
       SELECT name FROM products WHERE 'stem' <% name ORDER BY word_similarity('stem', name) DESC LIMIT 5`;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.name.startsWith('Steam'))).toBe(true);
+  });
+});
+
+describe('spacedThousands', () => {
+  it('writes names and cover texts as the store writes numbers: "1 000", never "1,000"', async () => {
+    expect(spacedThousands(1000)).toBe('1\u00a0000');
+    expect(spacedThousands(1_234_567)).toBe('1\u00a0234\u00a0567');
+    expect(spacedThousands(500)).toBe('500');
+    const thousands = await db.prisma.product.findFirstOrThrow({ where: { name: { contains: '1\u00a0000 INR' } } });
+    expect(thousands.coverText).toBe('1\u00a0000 INR');
+    expect(await db.prisma.product.count({ where: { name: { contains: ',' } } })).toBe(0);
   });
 });
 
