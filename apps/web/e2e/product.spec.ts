@@ -67,3 +67,21 @@ for (const [listing, path] of [
     await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1000);
   });
 }
+
+test('the product page says where the card activates and buys the chosen quantity', async ({ page }) => {
+  await page.goto('/category/steam?sort=counts');
+  await page
+    .getByTestId('product-card')
+    .filter({ has: page.getByRole('button', { name: /^Buy/, disabled: false }) })
+    .first()
+    .getByRole('link', { name: 'More details' })
+    .click();
+  await expect(page.getByTestId('activates-on')).toHaveText(/^Activates only on accounts from \S/);
+  await expect(page.getByTestId('stock-count')).toHaveText(/\d+ codes? in stock/);
+  await expect(page.getByTestId('payment-methods')).toContainText('Account balance');
+  await page.getByRole('button', { name: 'One more' }).click();
+  await page.getByRole('button', { name: 'One more' }).click();
+  await expect(page.getByLabel('Quantity')).toHaveValue('3');
+  await page.getByTestId('product-page').getByRole('button', { name: 'Buy', exact: true }).click();
+  await expect(page.getByTestId('cart-count')).toHaveText('3');
+});
