@@ -105,13 +105,19 @@ test('account: register, activate, reset the password, log in, rename, review', 
   await reset.getByRole('button', { name: 'Send link' }).click();
   await closeNotice(page, 'Check your email');
 
-  await page.goto(await emailedLink(request, email, 'password-reset'));
+  const resetLink = await emailedLink(request, email, 'password-reset');
+  await page.goto(resetLink);
   const newPasswordForm = page.getByTestId('password-reset-modal');
   await newPasswordForm.getByLabel('New password').fill(newPassword);
   await newPasswordForm.getByLabel('Repeat password').fill(newPassword);
   await newPasswordForm.getByRole('button', { name: 'Save password' }).click();
   await closeNotice(page, 'Password created');
   await expect(page).toHaveURL(/\/$/);
+
+  // The used link says so instead of showing the form again.
+  await page.goto(resetLink);
+  await closeNotice(page, 'This link was used or expired');
+  await expect(page.getByTestId('password-reset-modal')).toHaveCount(0);
 
   // The old password no longer works; the new one does and opens the profile.
   await logIn(page, email, firstPassword);
@@ -198,4 +204,24 @@ test('account: verify the email after logging in, change the email and the passw
   await logOut(page);
   await logIn(page, newEmail, newPassword);
   await expect(page).toHaveURL(/\/profile$/);
+});
+
+test('account: the profile sends the activation email again; its link activates', async ({ page, request }, info) => {
+  const { email, name } = newCustomer(info);
+  await page.goto('/');
+  await register(page, { name, email }, 'Firstpass1');
+  await page.getByTestId('account-button').click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId('activated-state')).toHaveText('Not activated');
+  const first = await emailedLink(request, email, 'account-activation');
+
+  await page.getByRole('button', { name: 'Send the activation email again' }).click();
+  await expect(page.getByText('Activation email sent. Open its link to activate your account.')).toBeVisible();
+  await expect.poll(() => emailedLink(request, email, 'account-activation')).not.toBe(first);
+
+  await page.goto(await emailedLink(request, email, 'account-activation'));
+  await closeNotice(page, 'Account activated');
+  await page.goto('/profile');
+  await expect(page.getByTestId('activated-state')).toHaveText('Activated');
+  await expect(page.getByRole('button', { name: 'Send the activation email again' })).toHaveCount(0);
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorKeys } from './errors.ts';
 import {
   HINTS_PER_KIND,
+  LOCALES,
   OFFSET_MAX,
   PAGE_MAX,
   PAGE_SIZE,
@@ -142,6 +143,15 @@ export const ProductIdParamsSchema = z.object({
     z.int().check(z.minimum(1, { error: ErrorKeys.tooSmall }), z.maximum(2_147_483_647, { error: ErrorKeys.tooLarge })),
   ),
 });
+
+/**
+ * A product page's language: its description and activation instructions come in it (English when
+ * the product has no text in it). The web app sends the interface language.
+ */
+export const ProductDetailQuerySchema = z.object({
+  lang: blankIsUnset(z.optional(z.enum(LOCALES, { error: ErrorKeys.unknownOption }))),
+});
+export type ProductDetailQuery = z.infer<typeof ProductDetailQuerySchema>;
 
 export const SearchParamsSchema = z.object({
   query: z

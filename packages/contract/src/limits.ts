@@ -3,6 +3,9 @@
  * so that both sides enforce the same numbers.
  */
 
+/** The interface languages (SPEC.md section 1); every email and product text is written in each. */
+export const LOCALES = ['pt-BR', 'en', 'ru', 'hi'] as const;
+
 export const NAME_MIN = 4;
 export const NAME_MAX = 16;
 export const EMAIL_MAX = 128;

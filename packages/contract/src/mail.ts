@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** The interface languages; every email is written in the customer's. */
-export const LOCALES = ['pt-BR', 'en', 'ru', 'hi'] as const;
+import { LOCALES } from './limits.ts';
+
+/** Every email is written in the customer's language. */
 export const LocaleSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof LocaleSchema>;
 

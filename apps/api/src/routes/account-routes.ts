@@ -105,6 +105,19 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     },
   );
 
+  app.get(
+    '/password-reset/:token',
+    {
+      config: { rateLimit: app.rateLimitPreset('passwordReset') },
+      schema: { tags, params: TokenParamsSchema, response: { 200: OkResponseSchema, ...errors } },
+    },
+    async (request) => {
+      // Only reads: the link stays usable for the PATCH that sets the password.
+      await accounts.checkPasswordResetToken(request.params.token);
+      return { ok: true as const, message: 'This link can set a new password.' };
+    },
+  );
+
   app.patch(
     '/password-reset/:token',
     {

@@ -203,6 +203,26 @@ describe('products', () => {
     expect(product.in_stock).toBe(product.stock > 0);
   });
 
+  it('GET /api/products/:id?lang= answers the texts in that language, English without one', async () => {
+    const id = await someProductId();
+    const texts = async (query: string) => ProductDetailSchema.parse((await get(`/api/products/${id}${query}`)).body);
+    const english = await texts('');
+    expect(english.description).toMatch(/Microsoft account/);
+    expect((await texts('?lang=en')).description).toBe(english.description);
+    const portuguese = await texts('?lang=pt-BR');
+    expect(portuguese.description).toMatch(/conta Microsoft/);
+    expect(portuguese.activation_instructions).toMatch(/Digite o código/);
+    expect((await texts('?lang=ru')).activation_instructions).toMatch(/Введите/);
+    expect((await texts('?lang=hi')).description).toMatch(/[\u0900-\u097f]/);
+  });
+
+  it('GET /api/products/:id?lang= refuses a language the store does not speak with 422', async () => {
+    const id = await someProductId();
+    const { status, body } = await get(`/api/products/${id}?lang=fr`);
+    expect(status).toBe(422);
+    expectValidation(body, 'lang', ErrorKeys.unknownOption);
+  });
+
   it('GET /api/products/for-basket/:id answers the basket shape', async () => {
     const id = await someProductId();
     const { status, body } = await get(`/api/products/for-basket/${id}`);

@@ -7,6 +7,7 @@ import {
   MessageErrorSchema,
   PagingQuerySchema,
   PRODUCT_LISTS,
+  ProductDetailQuerySchema,
   ProductDetailSchema,
   ProductFilterQuerySchema,
   ProductIdParamsSchema,
@@ -63,8 +64,16 @@ export default async function catalogueRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/products/:id',
-    { config, schema: { tags, params: ProductIdParamsSchema, response: { 200: ProductDetailSchema, ...errors } } },
-    (request) => catalogue.getProduct(request.params.id),
+    {
+      config,
+      schema: {
+        tags,
+        params: ProductIdParamsSchema,
+        querystring: ProductDetailQuerySchema,
+        response: { 200: ProductDetailSchema, ...errors },
+      },
+    },
+    (request) => catalogue.getProduct(request.params.id, request.query.lang),
   );
 
   app.get(

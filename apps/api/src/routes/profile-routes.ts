@@ -38,6 +38,19 @@ export default async function profileRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
+    '/profile/activation-request',
+    {
+      onRequest,
+      config: mailing,
+      schema: { tags, security, response: { 200: OkResponseSchema, 409: MessageErrorSchema, ...errors } },
+    },
+    async (request) => {
+      await accounts.requestActivation(request.user.userId);
+      return { ok: true as const, message: 'An activation link is on its way to your email.' };
+    },
+  );
+
+  app.post(
     '/profile/email-verify',
     {
       onRequest,

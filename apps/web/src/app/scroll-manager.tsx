@@ -7,32 +7,45 @@ export const INSTRUCTIONS_HASH = '#instructions';
 /**
  * SPEC.md section 2 "Scroll": going from one category page to another restores the position saved for
  * it; the activation-instructions link scrolls smoothly to its block; anything else starts at the
- * top. Two choices of ours on top: going back to a category also restores its position, and changing
- * a filter or the sort on the same category keeps the shopper where they are (a new page of results
- * starts at the top).
+ * top. Choices of ours on top: Back and Forward return to where that page of the history was left,
+ * as a browser does (positions are kept per history entry, so a listing left at 1000 px comes back
+ * at 1000 px, whichever listing it is); and changing a filter or the sort on the same category keeps
+ * the shopper where they are (a new page of results starts at the top).
  */
 export function ScrollManager() {
   const location = useLocation();
   const navigationType = useNavigationType();
   const isCategory = matchPath(CATEGORY_PATH, location.pathname) !== null;
-  const positions = useRef(new Map<string, number>());
-  const currentKey = useRef<string | null>(null);
+  /** By history entry (location.key): for Back and Forward. */
+  const byEntry = useRef(new Map<string, number>());
+  /** By category path: for going from one category to another (SPEC.md). */
+  const byCategory = useRef(new Map<string, number>());
+  const current = useRef<{ key: string; category: string | null } | null>(null);
   const previous = useRef<{ pathname: string; search: string; isCategory: boolean } | null>(null);
+  const restoring = useRef(false);
+  const stopRestoring = useRef(() => {});
 
   useEffect(() => {
     if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
     const onScroll = () => {
-      if (currentKey.current) positions.current.set(currentKey.current, window.scrollY);
+      const at = current.current;
+      if (!at || restoring.current) return;
+      byEntry.current.set(at.key, window.scrollY);
+      if (at.category) byCategory.current.set(at.category, window.scrollY);
     };
     window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      stopRestoring.current();
+    };
   }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per navigation, keyed by location.key
   useLayoutEffect(() => {
+    stopRestoring.current();
     const before = previous.current;
     previous.current = { pathname: location.pathname, search: location.search, isCategory };
-    currentKey.current = isCategory ? location.pathname : null;
+    current.current = { key: location.key, category: isCategory ? location.pathname : null };
     if (!before) return;
 
     if (location.hash === INSTRUCTIONS_HASH) {
@@ -44,12 +57,27 @@ export function ScrollManager() {
       if (page(before.search) !== page(location.search)) window.scrollTo(0, 0);
       return;
     }
-    const saved = positions.current.get(location.pathname);
-    if (isCategory && saved !== undefined && (before.isCategory || navigationType === 'POP')) {
-      window.scrollTo(0, saved);
+    const category = isCategory ? byCategory.current.get(location.pathname) : undefined;
+    const saved =
+      navigationType === 'POP'
+        ? (byEntry.current.get(location.key) ?? category)
+        : before.isCategory
+          ? category
+          : undefined;
+    if (saved === undefined) {
+      window.scrollTo(0, 0);
       return;
     }
-    window.scrollTo(0, 0);
+    // Back to a page left further down than it is tall yet needs the restore that follows the page
+    // as it grows; that code loads on the first such navigation, not with the first page.
+    window.scrollTo(0, saved);
+    if (Math.abs(window.scrollY - saved) < 2) return;
+    restoring.current = true;
+    const key = location.key;
+    void import('./scroll-restore.ts').then(({ restoreTo }) => {
+      if (current.current?.key === key) stopRestoring.current = restoreTo(saved, restoring);
+      else restoring.current = false;
+    });
   }, [location.key]);
 
   return null;

@@ -11,13 +11,22 @@ export class ApiError extends Error {
   readonly fieldErrors: Record<string, string[]>;
   /** The whole error body, for the few calls that answer more than the common shapes (a reason, a code). */
   readonly body: unknown;
+  /** 429 only: seconds until the server takes the request again, from its Retry-After header. */
+  readonly retryAfter: number | null;
 
-  constructor(status: number, message: string, fieldErrors: Record<string, string[]> = {}, body: unknown = null) {
+  constructor(
+    status: number,
+    message: string,
+    fieldErrors: Record<string, string[]> = {},
+    body: unknown = null,
+    retryAfter: number | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fieldErrors = fieldErrors;
     this.body = body;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -58,6 +67,8 @@ export function toSearch(params: QueryParams = {}): string {
 export const segment = (value: string | number) => encodeURIComponent(String(value));
 
 async function readError(response: Response): Promise<ApiError> {
+  // Seconds; this API never sends the HTTP-date form, which (like no header) reads as unknown.
+  const retryAfter = Number(response.headers.get('retry-after')) || null;
   let body: unknown = null;
   try {
     body = await response.json();
@@ -65,9 +76,12 @@ async function readError(response: Response): Promise<ApiError> {
     // A proxy's HTML error page: keep the status, use the status text.
   }
   const validation = ValidationErrorSchema.safeParse(body);
-  if (validation.success) return new ApiError(response.status, validation.data.message, validation.data.errors, body);
+  if (validation.success) {
+    return new ApiError(response.status, validation.data.message, validation.data.errors, body, retryAfter);
+  }
   const message = MessageErrorSchema.safeParse(body);
-  return new ApiError(response.status, message.success ? message.data.message : response.statusText, {}, body);
+  const text = message.success ? message.data.message : response.statusText;
+  return new ApiError(response.status, text, {}, body, retryAfter);
 }
 
 /**

@@ -41,6 +41,12 @@ const parts = {
     ru: () => import('../locales/basket/ru.json'),
     hi: () => import('../locales/basket/hi.json'),
   },
+  shop: {
+    'pt-BR': () => import('../locales/shop/pt-BR.json'),
+    en: () => import('../locales/shop/en.json'),
+    ru: () => import('../locales/shop/ru.json'),
+    hi: () => import('../locales/shop/hi.json'),
+  },
   payments: {
     'pt-BR': () => import('../locales/payments/pt-BR.json'),
     en: () => import('../locales/payments/en.json'),
@@ -81,6 +87,12 @@ export function ensureTexts(part: TextPart): Promise<void> {
 
 export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+/** The interface language now, for code outside React (a route's loader). */
+export function currentLanguage(): Language {
+  const language = translator?.language;
+  return isLanguage(language) ? language : FALLBACK_LANGUAGE;
+}
 
 export function storedLanguage(): Language {
   try {

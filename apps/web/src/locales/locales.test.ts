@@ -30,6 +30,7 @@ const PART_SECTIONS: Record<string, string[]> = {
   account: ['auth', 'profile', 'validation', 'reviews', 'invalidCredentials'],
   basket: ['basket', 'promo', 'checkout', 'validation.promo'],
   payments: ['payment', 'cardForm', 'purchases', 'orderPage'],
+  shop: ['shop'],
 };
 const PARTS = Object.keys(PART_SECTIONS);
 

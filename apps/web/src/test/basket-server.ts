@@ -2,7 +2,7 @@ import type { BasketChange, BasketResponse, CappedLine, ProductSummary, PromoRes
 import { BASKET_LINE_MAX } from '@store/contract';
 import { productFixture, userFixture } from './fixtures.ts';
 
-type Reply = { status: number; body: unknown };
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 
 export interface RecordedCall {
   method: string;
@@ -113,7 +113,7 @@ export function fakeBasketServer(catalogue: ProductSummary[], initial: Record<nu
     const reply = failure ?? route?.(body as never) ?? { status: 404, body: { message: 'Not found' } };
     return new Response(reply.status === 204 ? null : JSON.stringify(reply.body), {
       status: reply.status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     });
   };
 

@@ -38,7 +38,7 @@ export function userFixture(overrides: Partial<User> = {}): User {
   };
 }
 
-type Reply = { status?: number; body?: unknown };
+export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
 
 /**
  * A fetch stand-in for calls that send data: `METHOD /path` to a reply (or a function of the request
@@ -57,7 +57,7 @@ export function mockApi(routes: Record<string, Reply | ((body: unknown) => Reply
     const status = reply.status ?? 200;
     return new Response(status === 204 ? null : JSON.stringify(reply.body ?? {}), {
       status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     });
   };
   return { fetchMock, calls };

@@ -9,10 +9,11 @@ import enBasket from '../locales/basket/en.json';
 import en from '../locales/en.json';
 import enInfo from '../locales/info/en.json';
 import enPayments from '../locales/payments/en.json';
+import enShop from '../locales/shop/en.json';
 
 export function createTestI18n() {
   // The whole catalogue, as a visit that has opened every screen holds it.
-  return new Translator('en', [enInfo, enAccount, enBasket, enPayments].reduce(mergeTexts, en));
+  return new Translator('en', [enInfo, enAccount, enBasket, enPayments, enShop].reduce(mergeTexts, en));
 }
 
 /** Shows where the router is, so tests can assert on navigation. */

@@ -9,7 +9,7 @@ import {
 import { type EmailTokenPurpose, Prisma, type PrismaClient, type User as UserRow } from '@store/db';
 import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
-import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { ConflictError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import {
   assertLiveEmailToken,
@@ -266,6 +266,25 @@ export function createAccountService({
         await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
         await endOldCredentials(tx, row.userId, now);
       });
+    },
+
+    /**
+     * Whether a reset link can still set a password, without using it: the page shows the form only
+     * for a live link, and says a used or expired one is dead before the customer types anything.
+     */
+    async checkPasswordResetToken(token: string): Promise<void> {
+      await assertLiveEmailToken(db, { token, purpose: 'PASSWORD_RESET', now: clock() });
+    },
+
+    /** Mails a new activation link to an account not activated yet (the first one was lost or expired). */
+    async requestActivation(userId: string): Promise<void> {
+      const user = await requireUser(userId);
+      if (user.activatedAt) throw new ConflictError('The account is already activated.');
+      const now = clock();
+      const emailId = await db.$transaction((tx) =>
+        mailToken(tx, user, 'ACCOUNT_ACTIVATION', now, { payload: { email: user.email } }),
+      );
+      enqueueEmail(emailId);
     },
 
     /** The emailed token is the credential here: the customer may open the link signed out. */

@@ -220,15 +220,21 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
       });
     },
 
-    async getProduct(id: number): Promise<ProductDetail> {
+    /** The product page; its texts in `locale` when the product has them, else its own (English). */
+    async getProduct(id: number, locale?: string): Promise<ProductDetail> {
       const row = await requireProduct(id);
-      const [rating] = await db.$queryRaw<Array<{ average: number | null; count: number }>>`
-        SELECT ROUND(AVG(rating)::numeric, 1)::float8 AS average, COUNT(*)::int AS count
-        FROM reviews WHERE product_id = ${id}`;
+      const [[rating], translation] = await Promise.all([
+        db.$queryRaw<Array<{ average: number | null; count: number }>>`
+          SELECT ROUND(AVG(rating)::numeric, 1)::float8 AS average, COUNT(*)::int AS count
+          FROM reviews WHERE product_id = ${id}`,
+        locale === undefined
+          ? null
+          : db.productTranslation.findUnique({ where: { productId_locale: { productId: id, locale } } }),
+      ]);
       return {
         ...toProductSummary(row),
-        description: row.description,
-        activation_instructions: row.activation_instructions,
+        description: translation?.description ?? row.description,
+        activation_instructions: translation?.activationInstructions ?? row.activation_instructions,
         stock: row.stock_count,
         category_name: row.category_name,
         rating: { average: rating?.average ?? null, count: rating?.count ?? 0 },

@@ -51,6 +51,18 @@ export interface DeliveryServiceDeps {
  * owner, and each one shown is recorded in `code_reveals` with the customer, the address and the call.
  */
 export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
+  /** The products' activation instructions in the customer's language, where the product has them. */
+  async function instructionsInLocale(userId: string, lines: LineRow[]): Promise<Map<number, string>> {
+    if (lines.length === 0) return new Map();
+    const user = await db.user.findUnique({ where: { id: userId }, select: { locale: true } });
+    if (!user) return new Map();
+    const rows = await db.productTranslation.findMany({
+      where: { locale: user.locale, productId: { in: [...new Set(lines.map((line) => line.productId))] } },
+      select: { productId: true, activationInstructions: true },
+    });
+    return new Map(rows.map((row) => [row.productId, row.activationInstructions]));
+  }
+
   async function reveal(userId: string, lines: LineRow[], context: RevealContext): Promise<PurchasedProduct[]> {
     const shown = lines.flatMap((line) => line.codes.map((code) => code.id));
     if (shown.length > 0) {
@@ -58,6 +70,7 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
         data: shown.map((codeId) => ({ userId, codeId, ip: context.ip?.slice(0, 64) ?? null, route: context.route })),
       });
     }
+    const instructions = await instructionsInLocale(userId, lines);
     return lines.map((line) => ({
       line_id: line.id,
       order_id: line.orderId,
@@ -72,7 +85,7 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
       unit_price: minorToDisplay(line.unitPriceMinor),
       unit_price_minor: line.unitPriceMinor,
       currency: line.order.currency,
-      activation_instructions: line.product.activationInstructions,
+      activation_instructions: instructions.get(line.productId) ?? line.product.activationInstructions,
       codes: line.codes.map((code) => ({ id: code.id, code: cipher.decrypt(code.ciphertext) })),
       purchased_at: line.order.paidAt?.toISOString() ?? null,
     }));

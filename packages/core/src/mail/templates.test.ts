@@ -246,3 +246,12 @@ describe('the balance notices', () => {
     );
   });
 });
+
+describe('formatMoney', () => {
+  it('separates thousands by a space in every language, as the web app does', () => {
+    expect(formatMoney(123_456_790, 'BRL', 'pt-BR')).toBe('R$\u00a01\u00a0234\u00a0567,90');
+    expect(formatMoney(123_490, 'INR', 'en')).toBe('₹1\u00a0234.90');
+    expect(formatMoney(100_000, 'RUB', 'ru')).toBe('1\u00a0000,00\u00a0₽');
+    for (const locale of LOCALES) expect(formatMoney(100_000, 'BRL', locale)).not.toMatch(/\d[,.]\d{3}/);
+  });
+});

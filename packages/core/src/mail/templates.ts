@@ -62,12 +62,18 @@ function assertWebLink(link: string): void {
   if (protocol !== 'https:' && protocol !== 'http:') throw new Error(`email link has protocol ${protocol}`);
 }
 
-/** An amount of minor units as the customer's language writes money: "R$ 29,90", "R$29.90". */
+/**
+ * An amount of minor units as the customer's language writes money, with thousands separated by a
+ * (no-break) space in every language as SPEC.md section 9 and the web app do: "R$ 1 234,90", "R$1 234.90".
+ */
 export function formatMoney(minor: number, currency: string, locale: Locale): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, useGrouping: 'always' });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   // Display only: the division never feeds arithmetic.
-  return format.format(minor / 10 ** digits);
+  return format
+    .formatToParts(minor / 10 ** digits)
+    .map((part) => (part.type === 'group' ? '\u00a0' : part.value))
+    .join('');
 }
 
 /** The short order number a customer reads: the first block of its id. */

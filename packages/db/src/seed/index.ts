@@ -13,6 +13,7 @@ import {
   type Offer,
   PROMO_CODES,
 } from './demo-data.ts';
+import { CATEGORY_TRANSLATIONS } from './demo-translations.ts';
 
 const DAY_MS = 86_400_000;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -40,13 +41,21 @@ export function priceFor(amount: number, currency: string): number {
   return Math.max(1, Math.ceil(amount * rate * MARGIN)) * 100 - 10;
 }
 
+/**
+ * "1 000": SPEC.md section 9 separates thousands by a space in every language, as the web app writes
+ * numbers; a no-break space, so a name never wraps inside a number and search reads it as one.
+ */
+export function spacedThousands(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
+}
+
 function fill(template: string, category: CategoryDef, offer: Offer, amount: number): string {
   const units = category.unitsPerCurrency?.[offer.currency];
   return template
-    .replace('{amount}', amount.toLocaleString('en-US'))
+    .replace('{amount}', spacedThousands(amount))
     .replace('{currency}', offer.currency)
     .replace('{label}', offer.label ?? '')
-    .replace('{units}', units ? (amount * units).toLocaleString('en-US') : String(amount));
+    .replace('{units}', spacedThousands(units ? amount * units : amount));
 }
 
 /** A random code in the platform's format. Codes use crypto randomness: they must not be guessable. */
@@ -120,6 +129,33 @@ async function seedSearchAliases(
   });
 }
 
+/**
+ * Every demo product's description and activation instructions in the four languages, from its
+ * platform's texts (English is the platform's own). Products of categories the demo does not know, and
+ * products that already have texts, are left as they are.
+ */
+async function seedProductTranslations(prisma: Prisma.TransactionClient) {
+  const products = await prisma.product.findMany({
+    where: { translations: { none: {} } },
+    select: { id: true, category: { select: { slug: true } } },
+  });
+  const data = products.flatMap(({ id, category }) => {
+    const own = CATEGORIES.find((c) => c.slug === category.slug);
+    const translated = CATEGORY_TRANSLATIONS[category.slug];
+    if (!own || !translated) return [];
+    return [
+      { productId: id, locale: 'en', description: own.description, activationInstructions: own.instructions },
+      ...Object.entries(translated).map(([locale, texts]) => ({
+        productId: id,
+        locale,
+        description: texts.description,
+        activationInstructions: texts.instructions,
+      })),
+    ];
+  });
+  await prisma.productTranslation.createMany({ data, skipDuplicates: true });
+}
+
 function lookup(map: Map<string, number>, key: string): number {
   const id = map.get(key);
   if (id === undefined) throw new Error(`seed data refers to unknown ${key}`);
@@ -155,6 +191,8 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
       ]);
       await seedSearchAliases(tx, { categories, countries, currencies });
     }
+    // Likewise the products' texts in the four languages, for a demo store seeded before they existed.
+    if ((await tx.productTranslation.count()) === 0) await seedProductTranslations(tx);
     return false;
   }
   const ids = await seedReferenceData(tx);
@@ -211,6 +249,8 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
   for (let start = 0; start < codes.length; start += CODE_BATCH) {
     await tx.productCode.createMany({ data: codes.slice(start, start + CODE_BATCH), skipDuplicates: true });
   }
+
+  await seedProductTranslations(tx);
 
   await tx.promoCode.createMany({
     data: PROMO_CODES.map(({ categories: _, ...promo }) => promo),

@@ -5,7 +5,7 @@ import { createCodeCipher, devCodeKey } from '../code-cipher.ts';
 import { assetsDir } from '../paths.ts';
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
 import { CATEGORIES } from './demo-data.ts';
-import { generateCatalogue, priceFor, seedDemo } from './index.ts';
+import { generateCatalogue, priceFor, seedDemo, spacedThousands } from './index.ts';
 
 const cipher = createCodeCipher(devCodeKey());
 let db: TestDatabase;
@@ -138,11 +138,46 @@ describe('seedDemo', () => {
     expect(await db.prisma.searchAlias.count()).toBe(count - 1);
   });
 
+  it('gives every product its description and instructions in the four languages, and adds them to a store seeded without', async () => {
+    const products = await db.prisma.product.count();
+    const rows = await db.prisma.productTranslation.groupBy({ by: ['locale'], _count: true });
+    expect(Object.fromEntries(rows.map((row) => [row.locale, row._count]))).toEqual({
+      'pt-BR': products,
+      en: products,
+      ru: products,
+      hi: products,
+    });
+    const steam = await db.prisma.product.findFirstOrThrow({
+      where: { category: { slug: 'steam' } },
+      include: { translations: true },
+    });
+    const text = (locale: string) => steam.translations.find((t) => t.locale === locale);
+    expect(text('en')?.description).toBe(steam.description);
+    expect(text('pt-BR')?.activationInstructions).toContain('Carteira Steam');
+    expect(text('ru')?.description).toMatch(/[а-я]/);
+    expect(text('hi')?.activationInstructions).toMatch(/[\u0900-\u097f]/);
+
+    await db.prisma.productTranslation.deleteMany();
+    expect(await seedDemo(db.prisma, { cipher })).toBe(false);
+    expect(await db.prisma.productTranslation.count()).toBe(products * 4);
+  });
+
   it('finds Steam for the typo "stem" through pg_trgm', async () => {
     const rows = await db.prisma.$queryRaw<Array<{ name: string }>>`
       SELECT name FROM products WHERE 'stem' <% name ORDER BY word_similarity('stem', name) DESC LIMIT 5`;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.name.startsWith('Steam'))).toBe(true);
+  });
+});
+
+describe('spacedThousands', () => {
+  it('writes names and cover texts as the store writes numbers: "1 000", never "1,000"', async () => {
+    expect(spacedThousands(1000)).toBe('1\u00a0000');
+    expect(spacedThousands(1_234_567)).toBe('1\u00a0234\u00a0567');
+    expect(spacedThousands(500)).toBe('500');
+    const thousands = await db.prisma.product.findFirstOrThrow({ where: { name: { contains: '1\u00a0000 INR' } } });
+    expect(thousands.coverText).toBe('1\u00a0000 INR');
+    expect(await db.prisma.product.count({ where: { name: { contains: ',' } } })).toBe(0);
   });
 });
 

@@ -8,6 +8,7 @@ import { ListingView } from '../../features/catalogue/components/listing-view.ts
 import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
 import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
 import { notFound } from '../../lib/api-client.ts';
+import { ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import type { LoaderArgs } from '../route-page.tsx';
@@ -23,7 +24,8 @@ export async function loader({ params, url }: LoaderArgs) {
   const filters = parseListingFilters(url.searchParams);
   void queryClient.prefetchQuery(countriesQueryOptions(slug));
   void queryClient.prefetchQuery(categoriesQueryOptions());
-  await queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters));
+  // An empty page's texts (past the end, nothing matches) come with the listing pages.
+  await Promise.all([queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters)), ensureTexts('shop')]);
   return null;
 }
 

@@ -9,11 +9,12 @@ import { useCountryName } from '../../features/catalogue/components/country-labe
 import { Price } from '../../features/catalogue/components/price.tsx';
 import { ProductCover } from '../../features/catalogue/components/product-cover.tsx';
 import { ProductGrid } from '../../features/catalogue/components/product-grid.tsx';
+import { PurchaseBox } from '../../features/catalogue/components/purchase-box.tsx';
 import { Reviews } from '../../features/catalogue/components/reviews.tsx';
 import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
 import { notFound } from '../../lib/api-client.ts';
 import { currencyName, formatNumber } from '../../lib/format.ts';
-import { ensureTexts } from '../../lib/i18n.ts';
+import { currentLanguage, ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
@@ -33,7 +34,11 @@ export async function loader({ params }: LoaderArgs) {
   void queryClient.prefetchQuery(similarProductsQueryOptions(id));
   void queryClient.prefetchQuery(reviewsQueryOptions(id, 1));
   // The review form's texts live with the account screens' part of the catalogue.
-  await Promise.all([queryClient.ensureQueryData(productQueryOptions(id)), ensureTexts('account')]);
+  await Promise.all([
+    queryClient.ensureQueryData(productQueryOptions(id, currentLanguage())),
+    ensureTexts('account'),
+    ensureTexts('shop'),
+  ]);
 }
 
 /** Numbered steps of the instructions as a list; "1. Open..." loses its own number. */
@@ -47,7 +52,7 @@ export function Component() {
   const { t } = useTranslation();
   const locale = useLocale();
   const id = idOf(useParams());
-  const product = useProduct(id);
+  const product = useProduct(id, locale);
   const similar = useSimilarProducts(id);
   const buy = useBuy();
   const countryName = useCountryName();
@@ -108,16 +113,20 @@ export function Component() {
               </dd>
             </div>
           </dl>
-          <div className={styles.buyBox}>
-            <Price price={item.price} oldPrice={item.old_price} currency={item.currency} size="lg" />
-            <button type="button" className={styles.buy} onClick={() => buy(item)} disabled={!item.in_stock}>
-              <CartIcon size={18} />
-              {item.in_stock ? t('product.buy') : t('product.outOfStock')}
-            </button>
-            <Link to={{ hash: INSTRUCTIONS_HASH }} className={styles.howTo}>
-              {t('product.howToActivate')}
-            </Link>
-          </div>
+          <PurchaseBox product={item} onBuy={(quantity) => buy(item, quantity)}>
+            {(buyChosen) => (
+              <div className={styles.buyBox}>
+                <Price price={item.price} oldPrice={item.old_price} currency={item.currency} size="lg" />
+                <button type="button" className={styles.buy} onClick={buyChosen} disabled={!item.in_stock}>
+                  <CartIcon size={18} />
+                  {item.in_stock ? t('product.buy') : t('product.outOfStock')}
+                </button>
+                <Link to={{ hash: INSTRUCTIONS_HASH }} className={styles.howTo}>
+                  {t('product.howToActivate')}
+                </Link>
+              </div>
+            )}
+          </PurchaseBox>
           <ul className={styles.perks}>
             <li>
               <BoltIcon size={16} />

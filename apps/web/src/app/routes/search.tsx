@@ -7,6 +7,7 @@ import { ListingView } from '../../features/catalogue/components/listing-view.ts
 import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
 import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
 import { searchResultsQueryOptions, useSearchResults } from '../../features/search/api/get-search-results.ts';
+import { ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
@@ -23,7 +24,10 @@ export async function loader({ params, url }: LoaderArgs) {
   // SPEC.md section 2: an empty search goes home (the page redirects).
   if (query === null) return;
   void queryClient.prefetchQuery(countriesQueryOptions());
-  await queryClient.ensureQueryData(searchResultsQueryOptions(query, parseListingFilters(url.searchParams)));
+  await Promise.all([
+    queryClient.ensureQueryData(searchResultsQueryOptions(query, parseListingFilters(url.searchParams))),
+    ensureTexts('shop'),
+  ]);
 }
 
 /** Search results with the same filters as a category (no category filter: search spans them all). */

@@ -15,7 +15,8 @@ export type AccountNotice =
   | 'emailChanged'
   | 'passwordChanged'
   | 'emailVerified'
-  | 'linkInvalid';
+  | 'linkInvalid'
+  | 'linkUsed';
 
 export interface AccountUiState {
   /** The auth modal; `stay` keeps the visitor where they are after login instead of opening the profile. */

@@ -83,8 +83,14 @@ describe('auth modal: login', () => {
     expect(screen.queryByTestId('auth-modal')).toBeNull();
   });
 
-  it('shows a rate limit as a dismissible notification with the server text', async () => {
-    const api = mockApi({ 'POST /api/login': { status: 429, body: { message: 'Slow down, try in a minute.' } } });
+  it('shows a rate limit as a dismissible notification in the interface language, with the wait', async () => {
+    const api = mockApi({
+      'POST /api/login': {
+        status: 429,
+        body: { message: 'Slow down, try in a minute.' },
+        headers: { 'retry-after': '42' },
+      },
+    });
     vi.stubGlobal('fetch', vi.fn(api.fetchMock));
     const user = userEvent.setup();
     const modal = openModal();
@@ -93,7 +99,8 @@ describe('auth modal: login', () => {
     await user.click(within(modal).getByRole('button', { name: 'Log in' }));
 
     const banner = await within(modal).findByTestId('form-banner');
-    expect(banner).toHaveTextContent('Slow down, try in a minute.');
+    expect(banner).toHaveTextContent('Too many requests. Try again in 42 s.');
+    expect(banner).not.toHaveTextContent('Slow down');
     await user.click(within(banner).getByRole('button', { name: 'Close' }));
     expect(within(modal).queryByTestId('form-banner')).toBeNull();
   });

@@ -3,8 +3,10 @@ import { EmailTokenSchema, PasswordResetConfirmSchema } from '@store/contract';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { showNotice } from '../account-ui-store.ts';
+import { usePasswordResetCheck } from '../api/check-password-reset.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { useServerErrors } from '../hooks/use-server-errors.ts';
 import styles from './form.module.css';
@@ -13,13 +15,20 @@ import { Modal } from './modal.tsx';
 
 const FIELDS = ['password', 'password_confirmation'] as const;
 
-/** /password-reset/{token}: a new password and its repeat, then the password-created modal. */
+/**
+ * /password-reset/{token}: a new password and its repeat, then the password-created modal. The link is
+ * checked first: a used or expired one says so instead of showing a form that could only fail.
+ */
 export function PasswordResetDialog({ token }: { token: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const _message = useMessageText();
   const reset = useResetPassword();
   const tokenValid = EmailTokenSchema.safeParse(token).success;
+  const check = usePasswordResetCheck(token, tokenValid);
+  // Only the server's "this link is dead" closes the form; a rate limit or a lost connection leaves
+  // it to the submit to find out.
+  const linkDead = check.error instanceof ApiError && check.error.status === 422;
   const form = useForm({
     resolver: zodResolver(PasswordResetConfirmSchema),
     defaultValues: { password: '', password_confirmation: '' },
@@ -34,6 +43,13 @@ export function PasswordResetDialog({ token }: { token: string }) {
     }
   }, [tokenValid, navigate]);
 
+  useEffect(() => {
+    if (linkDead) {
+      navigate('/', { replace: true });
+      showNotice('linkUsed');
+    }
+  }, [linkDead, navigate]);
+
   const submit = form.handleSubmit(async (values) => {
     dismissBanner();
     try {
@@ -45,7 +61,7 @@ export function PasswordResetDialog({ token }: { token: string }) {
     }
   });
 
-  if (!tokenValid) return null;
+  if (!tokenValid || linkDead || check.isPending) return null;
   return (
     <Modal
       open

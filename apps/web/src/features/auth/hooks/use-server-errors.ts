@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../../../lib/api-client.ts';
+import { rateLimitText } from '../../../lib/rate-limit-text.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 
 /**
  * SPEC.md section 8 for forms: a 422 puts each field's first message key under that field; a 429
- * shows the server's own text in a dismissible banner, as does any other failure (or a generic text).
+ * shows a dismissible banner in the interface language with how long to wait, and any other failure
+ * the server's text (or a generic text).
  */
 export function useServerErrors<T extends FieldValues>(setError: UseFormSetError<T>, fields: readonly Path<T>[]) {
   const { t, i18n } = useTranslation();
@@ -18,7 +20,7 @@ export function useServerErrors<T extends FieldValues>(setError: UseFormSetError
       return;
     }
     if (error.status === 429) {
-      setBanner(error.message || t('auth.tooManyRequests'));
+      setBanner(rateLimitText(error, t, 'auth'));
       return;
     }
     const others: string[] = [];

@@ -128,16 +128,20 @@ describe('promo code', () => {
     expect(screen.queryByTestId('promo-applied')).toBeNull();
   });
 
-  it("shows the server's text when tries are too many, in a notification that can be dismissed", async () => {
+  it('says in the interface language when to try again after too many tries, in a notification that can be dismissed', async () => {
     setSession('tok', userFixture({ id: 'u1' }));
     addToBasket(steam);
-    server.answerPromo({ status: 429, body: { message: 'Slow down: 5 tries a minute.' } });
+    server.answerPromo({
+      status: 429,
+      body: { message: 'Slow down: 5 tries a minute.' },
+      headers: { 'retry-after': '300' },
+    });
     const user = userEvent.setup();
     const { input, apply } = renderPanel();
     await user.type(input, 'GUESS1');
     await user.click(apply);
     const notice = await screen.findByTestId('promo-rate-limit');
-    expect(notice).toHaveTextContent('Slow down: 5 tries a minute.');
+    expect(notice).toHaveTextContent('Too many requests. Try again in 5 min.');
     await user.click(within(notice).getByRole('button', { name: 'Close' }));
     expect(screen.queryByTestId('promo-rate-limit')).toBeNull();
   });

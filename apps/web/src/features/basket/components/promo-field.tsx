@@ -2,6 +2,7 @@ import { PROMO_CODE_MAX, PROMO_CODE_MIN } from '@store/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { CloseIcon, TagIcon } from '../../../components/ui/icons.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { rateLimitText } from '../../../lib/rate-limit-text.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { openAuth } from '../../auth/account-ui-store.ts';
 import { useSession } from '../../auth/hooks/use-session.ts';
@@ -67,7 +68,7 @@ export function PromoField({ lines, onLogin }: PromoFieldProps) {
       if (status === 401) {
         setLoginRefused(true);
       } else if (status === 429 && failure instanceof ApiError) {
-        setLimit(failure.message || t('promo.tooManyRequests'));
+        setLimit(rateLimitText(failure, t, 'promo'));
       } else if (status === 422) {
         const reason = promoRefusal(failure);
         const key = `validation.promo.${reason}`;

@@ -2,13 +2,14 @@ import { ProductDetailSchema } from '@store/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet, segment } from '../../../lib/api-client.ts';
 
-export const getProduct = (id: number, signal?: AbortSignal) =>
-  apiGet(`/products/${segment(id)}`, ProductDetailSchema, { signal });
+/** The product with its description and activation instructions in `lang`, the interface language. */
+export const getProduct = (id: number, lang: string, signal?: AbortSignal) =>
+  apiGet(`/products/${segment(id)}`, ProductDetailSchema, { params: { lang }, signal });
 
-export const productQueryOptions = (id: number) =>
+export const productQueryOptions = (id: number, lang: string) =>
   queryOptions({
-    queryKey: ['product', id],
-    queryFn: ({ signal }) => getProduct(id, signal),
+    queryKey: ['product', id, lang],
+    queryFn: ({ signal }) => getProduct(id, lang, signal),
   });
 
-export const useProduct = (id: number) => useQuery(productQueryOptions(id));
+export const useProduct = (id: number, lang: string) => useQuery(productQueryOptions(id, lang));

@@ -1,5 +1,6 @@
 import type { Category, ProductPage } from '@store/contract';
 import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -9,6 +10,7 @@ import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useCountries } from '../api/get-countries.ts';
 import type { ListingFilters } from '../api/listing-filters.ts';
+import styles from './listing-empty.module.css';
 import { ProductFilters } from './product-filters.tsx';
 import { ProductGrid } from './product-grid.tsx';
 
@@ -24,6 +26,66 @@ interface ListingViewProps {
   category?: string;
   onCategoryChange?: (slug: string) => void;
   busy?: boolean;
+}
+
+/** Filters that narrow what is found; sorting and the page only order and cut it. */
+export const narrowsListing = (filters: ListingFilters) =>
+  filters.minPrice !== undefined ||
+  filters.maxPrice !== undefined ||
+  (filters.country?.length ?? 0) > 0 ||
+  (filters.currency?.length ?? 0) > 0;
+
+/**
+ * What an empty page says: a page past the end links to the last one; filters that leave nothing offer
+ * to clear them; only a list with nothing in it at all is "No products yet".
+ */
+function EmptyListing({
+  result,
+  filters,
+  onFiltersChange,
+}: {
+  result: ProductPage;
+  filters: ListingFilters;
+  onFiltersChange: (next: ListingFilters) => void;
+}) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const location = useLocation();
+  if (result.total > 0) {
+    const search = new URLSearchParams(location.search);
+    if (result.pages <= 1) search.delete('page');
+    else search.set('page', String(result.pages));
+    const text = search.toString();
+    return (
+      <EmptyState
+        title={t('shop.beyondEnd', { page: formatNumber(result.page, locale) })}
+        text={t('shop.beyondEndText', { pages: formatNumber(result.pages, locale) })}
+      >
+        <Link
+          to={`${location.pathname}${text ? `?${text}` : ''}`}
+          className={styles.action}
+          data-testid="last-page-link"
+        >
+          {t('shop.toLastPage')}
+        </Link>
+      </EmptyState>
+    );
+  }
+  if (narrowsListing(filters)) {
+    return (
+      <EmptyState title={t('shop.noMatch')} text={t('shop.noMatchText')}>
+        <button
+          type="button"
+          className={styles.action}
+          data-testid="clear-filters"
+          onClick={() => onFiltersChange(filters.sort ? { sort: filters.sort } : {})}
+        >
+          {t('shop.clearFilters')}
+        </button>
+      </EmptyState>
+    );
+  }
+  return <EmptyState title={t('listing.empty')} text={t('listing.emptyHint')} />;
 }
 
 /** Title, found count, filters, grid, pages and the empty state: a category or a search. */
@@ -52,7 +114,7 @@ export function ListingView(props: ListingViewProps) {
         onCategoryChange={props.onCategoryChange}
       />
       {result.products.length === 0 ? (
-        <EmptyState title={t('listing.empty')} text={t('listing.emptyHint')} />
+        <EmptyListing result={result} filters={props.filters} onFiltersChange={props.onFiltersChange} />
       ) : (
         <ProductGrid products={result.products} busy={busy} />
       )}

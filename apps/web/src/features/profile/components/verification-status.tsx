@@ -1,23 +1,33 @@
 import { useState } from 'react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { isRateLimited, rateLimitText } from '../../../lib/rate-limit-text.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import formStyles from '../../auth/components/form.module.css';
 import { FormBanner } from '../../auth/components/form-parts.tsx';
+import { useRequestActivation } from '../api/request-activation.ts';
 import { useRequestEmailVerification } from '../api/request-email-verification.ts';
 import styles from './profile.module.css';
 
-/** Whether the email is confirmed and the account activated; unconfirmed emails can ask for a link. */
+/**
+ * Whether the email is confirmed and the account activated; an unconfirmed email and an account not
+ * activated can each ask for their link again.
+ */
 export function VerificationStatus({ verified, activated }: { verified: boolean; activated: boolean }) {
   const { t } = useTranslation();
   const request = useRequestEmailVerification();
+  const activation = useRequestActivation();
   const [error, setError] = useState<string | null>(null);
+  const [activationError, setActivationError] = useState<string | null>(null);
+  const failureText = (failure: unknown) =>
+    isRateLimited(failure) ? rateLimitText(failure, t, 'auth') : t('errors.generic');
 
   const send = () => {
     setError(null);
-    request.mutate(undefined, {
-      onError: (failure) =>
-        setError(failure instanceof ApiError && failure.status === 429 ? failure.message : t('errors.generic')),
-    });
+    request.mutate(undefined, { onError: (failure) => setError(failureText(failure)) });
+  };
+
+  const sendActivation = () => {
+    setActivationError(null);
+    activation.mutate(undefined, { onError: (failure) => setActivationError(failureText(failure)) });
   };
 
   return (
@@ -47,7 +57,20 @@ export function VerificationStatus({ verified, activated }: { verified: boolean;
           {activated ? t('profile.activated') : t('profile.notActivated')}
         </span>
       </div>
-      {!activated && <p className={styles.label}>{t('profile.activationHint')}</p>}
+      {!activated && (
+        <>
+          <p className={styles.label}>{t('profile.activationHint')}</p>
+          <button type="button" className={styles.button} onClick={sendActivation} disabled={activation.isPending}>
+            {t('profile.sendActivation')}
+          </button>
+          {activation.isSuccess && (
+            <p className={formStyles.success} role="status">
+              {t('profile.activationSent')}
+            </p>
+          )}
+          <FormBanner message={activationError} onDismiss={() => setActivationError(null)} />
+        </>
+      )}
     </>
   );
 }

@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test';
+
+test('a product page speaks the interface language: description and activation steps', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('lang', 'pt-BR'));
+  await page.goto('/category/steam');
+  await page.getByTestId('product-card').first().getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/product\/\d+$/);
+  await expect(page.getByTestId('instructions')).toContainText('Carteira Steam');
+  await expect(page.getByTestId('product-page')).toContainText('Adiciona fundos à Carteira Steam');
+  await expect(page.getByTestId('product-page')).not.toContainText('Adds funds to a Steam Wallet');
+});
+
+test('a page past the end of a category says so and leads to the last page', async ({ page }) => {
+  await page.goto('/category/steam?page=99');
+  await expect(page.getByText('Page 99 is past the end of this list')).toBeVisible();
+  await expect(page.getByText('No products yet')).toHaveCount(0);
+  await page.getByTestId('last-page-link').click();
+  await expect(page).toHaveURL(/\/category\/steam(\?page=\d+)?$/);
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+});
+
+test('filters that exclude everything offer to clear them', async ({ page }) => {
+  await page.goto('/category/steam?minPrice=999999&sort=increase');
+  await expect(page.getByText('No products match these filters')).toBeVisible();
+  await page.getByTestId('clear-filters').click();
+  await expect(page).toHaveURL(/\/category\/steam\?sort=increase$/);
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+});
+
+test("a category's country filter offers only the countries it has", async ({ page }, info) => {
+  await page.goto('/category/netflix');
+  if (info.project.name === 'mobile') await page.getByTestId('filters-toggle').click();
+  await page.getByRole('combobox', { name: 'Country' }).click();
+  const options = await page.getByRole('option').allTextContents();
+  expect(options.slice(1).sort()).toEqual(['Brazil', 'India', 'Türkiye', 'United States']);
+});
+
+for (const [listing, path] of [
+  ['the home page', '/'],
+  ['a category', '/category/google-play'],
+  ['search results', '/search/gift'],
+] as const) {
+  test(`Back from a product returns to ${listing} where it was left`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await page.mouse.wheel(0, 1000);
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1000);
+    const cards = page.getByTestId('product-card');
+    const count = await cards.count();
+    let link = cards.first().getByRole('link', { name: 'More details' });
+    for (let index = 0; index < count; index += 1) {
+      const candidate = cards.nth(index).getByRole('link', { name: 'More details' });
+      const box = await candidate.boundingBox();
+      const height = page.viewportSize()?.height ?? 0;
+      if (box && box.y > 80 && box.y + box.height < height - 20) {
+        link = candidate;
+        break;
+      }
+    }
+    await link.click();
+    await expect(page.getByTestId('product-page')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(0);
+
+    await page.goBack();
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1000);
+  });
+}
+
+test('the product page says where the card activates and buys the chosen quantity', async ({ page }) => {
+  await page.goto('/category/steam?sort=counts');
+  await page
+    .getByTestId('product-card')
+    .filter({ has: page.getByRole('button', { name: /^Buy/, disabled: false }) })
+    .first()
+    .getByRole('link', { name: 'More details' })
+    .click();
+  await expect(page.getByTestId('activates-on')).toHaveText(/^Activates only on accounts from \S/);
+  await expect(page.getByTestId('stock-count')).toHaveText(/\d+ codes? in stock/);
+  await expect(page.getByTestId('payment-methods')).toContainText('Account balance');
+  await page.getByRole('button', { name: 'One more' }).click();
+  await page.getByRole('button', { name: 'One more' }).click();
+  await expect(page.getByLabel('Quantity')).toHaveValue('3');
+  await page.getByTestId('product-page').getByRole('button', { name: 'Buy', exact: true }).click();
+  await expect(page.getByTestId('cart-count')).toHaveText('3');
+});
