@@ -160,6 +160,13 @@ describe('POST /payment with the store’s own card form', () => {
       balance_minor: 15_000,
     });
     expect(await createLedgerService({ db: db() }).findBalanceMismatches()).toEqual([]);
+    // The credit is told by email, through the outbox, once.
+    const notices = await db().outboundEmail.findMany({
+      where: { toAddress: customer.email, template: 'balance-topup' },
+    });
+    expect(notices.map((notice) => (notice.data as { balance?: unknown }).balance)).toEqual([
+      { orderId: paid.order_id, currency: 'BRL', amountMinor: 15_000, balanceMinor: 15_000, cause: 'topup' },
+    ]);
   });
 
   it('a repeated attempt (the same token) reaches the same payment and charges once', async () => {
