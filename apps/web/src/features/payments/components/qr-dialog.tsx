@@ -135,7 +135,8 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
               id={`${id}-cpf`}
               inputMode="numeric"
               autoComplete="off"
-              maxLength={CPF_DIGITS}
+              // Room for a pasted CPF with its dots and dash; the mask keeps its 11 digits.
+              maxLength={CPF_DIGITS + 3}
               value={cpf}
               aria-invalid={validating && cpfBad}
               aria-describedby={`${id}-cpf-hint`}
