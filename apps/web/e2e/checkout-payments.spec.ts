@@ -1,13 +1,16 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
   basketOne,
+  expectAccessible,
   expectCodesInProfile,
   expectSuccess,
   fillOwnCard,
   fillProviderCard,
   newCustomer,
   payWith,
+  pickProduct,
   register,
+  tabTo,
 } from './shop-helpers.ts';
 
 // Every way to pay of SPEC.md section 4, through the sandbox provider's own pages and test cards.
@@ -245,8 +248,113 @@ test('a short balance opens the insufficient-funds modal, tops up by the widget 
   await fillProviderCard(page.frameLocator('iframe[title="Card payment"]'), OK);
   await expect(page.getByTestId('topup-success-modal')).toBeVisible({ timeout: 30_000 });
   await page.goto('/checkout');
-  await expect(page.getByTestId('payment-balance')).toContainText('BRL 1,000.00');
+  await expect(page.getByTestId('payment-balance')).toContainText(/BRL\s1\D000\.00/);
   await payWith(page, 'balance');
   await expectSuccess(page, { onIndex: false });
   await expectCodesInProfile(page, name);
+});
+
+test('a purchase with the keyboard only, from the product to its code in the profile', async ({ page }, info) => {
+  await register(page, newCustomer(info, 'key'));
+  await page.goto('/');
+  const { card, name } = await pickProduct(page, info, 14);
+  await tabTo(page, card.getByRole('button', { name: `Buy ${name}` }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await tabTo(page, page.getByTestId('cart-button'), 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByTestId('checkout-button'));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByTestId('checkout-line')).toHaveCount(1);
+
+  // The own card form: the second method of the radio group.
+  const cardForm = page.getByTestId('payment-cardForm').getByRole('radio');
+  await tabTo(page, page.getByRole('radio').first());
+  await page.keyboard.press('ArrowDown');
+  await expect(cardForm).toBeChecked();
+  await tabTo(page, page.getByRole('button', { name: /^Pay BRL/ }));
+  await page.keyboard.press('Enter');
+
+  const modal = page.getByTestId('card-modal');
+  await tabTo(page, modal.getByLabel('Card number'));
+  await page.keyboard.type('4242424242424242');
+  await tabTo(page, modal.getByLabel('Expiry date'));
+  await page.keyboard.type('1234');
+  await tabTo(page, modal.getByLabel('CVV', { exact: true }));
+  await page.keyboard.type('123');
+  await tabTo(page, modal.getByRole('checkbox', { name: /privacy policy/ }));
+  await page.keyboard.press('Space');
+  await tabTo(page, modal.getByRole('checkbox', { name: /cannot be refunded/ }));
+  await page.keyboard.press('Space');
+  const pay = modal.getByRole('button', { name: /^Pay BRL/ });
+  await expect(pay).toBeEnabled();
+  await tabTo(page, pay);
+  await page.keyboard.press('Enter');
+
+  const success = await expectSuccess(page);
+  await expectAccessible(page, '[data-testid="payment-success-modal"]');
+  await tabTo(page, success.getByRole('link', { name: 'Go to profile' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/profile$/);
+  const product = page.getByTestId('purchased-product').filter({ hasText: name }).first();
+  const code = product.getByTestId('purchased-code').first();
+  await tabTo(page, code.getByRole('button', { name: 'Show code' }));
+  await page.keyboard.press('Enter');
+  await expect(code.getByRole('button', { name: 'Hide code' })).toBeVisible();
+  await expect(code.locator('code')).toBeVisible();
+});
+
+test('axe finds no serious violation on /checkout, the payment modals and the profile', async ({ page }, info) => {
+  await register(page, newCustomer(info, 'axe'));
+  await basketOne(page, info, 15);
+  await expectAccessible(page);
+
+  // Insufficient funds, then the top-up's choice of method.
+  await payWith(page, 'balance');
+  await expect(page.getByTestId('insufficient-modal')).toBeVisible();
+  await expectAccessible(page);
+  await page.getByTestId('insufficient-modal').getByRole('button', { name: 'Top up balance' }).click();
+  const methods = page.getByTestId('payment-methods-modal');
+  await expect(methods).toBeVisible();
+  await methods.getByLabel('Top-up amount').fill('5');
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+
+  // The card form, filled and with its failure screen.
+  await payWith(page, 'cardForm');
+  const cardModal = page.getByTestId('card-modal');
+  await fillOwnCard(cardModal, '4000 0000 0000 0002');
+  await expectAccessible(page);
+  await cardModal.getByRole('button', { name: /^Pay BRL/ }).click();
+  await expect(cardModal.getByTestId('card-failed')).toBeVisible();
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+
+  // The QR step, before and after its code.
+  await payWith(page, 'transfer');
+  const qr = page.getByTestId('qr-modal');
+  await qr.getByRole('button', { name: 'Show the QR code' }).click();
+  await expectAccessible(page);
+  await qr.getByLabel('CPF').fill('12345678909');
+  await qr.getByRole('button', { name: 'Show the QR code' }).click();
+  await expect(qr.getByTestId('qr-step')).toBeVisible();
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+
+  // UPI with its messages showing.
+  await page.goto('/checkout');
+  await payWith(page, 'upi');
+  const upi = page.getByTestId('upi-modal');
+  await upi.getByRole('button', { name: 'Continue to UPI' }).click();
+  await expect(upi.getByTestId('upi-first-error')).toBeVisible();
+  await expectAccessible(page);
+
+  // The error modal, and the profile.
+  await page.goto('/?showModal=error');
+  await expect(page.getByTestId('payment-error-modal')).toBeVisible();
+  await expectAccessible(page);
+  await page.goto('/profile');
+  await expect(page.getByTestId('purchases')).toBeVisible();
+  await expectAccessible(page);
 });
