@@ -9,6 +9,7 @@ import { renderWithApp } from '../../../test/render.tsx';
 import { addToBasket } from '../../basket/basket-store.ts';
 import { flushBasket } from '../../basket/basket-sync.ts';
 import { closePaymentDialog, openPaymentDialog } from '../payment-ui-store.ts';
+import { REPORTED_ORDERS_STORAGE_KEY } from '../purchase-analytics.ts';
 import PaymentDialogs from './payment-dialogs.tsx';
 
 const ORDER_ID = '7d1e2c3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b';
@@ -25,6 +26,42 @@ let orderCalls: unknown[];
 let statusCalls: number;
 let submitted: { action: string; method: string; fields: Record<string, string> }[];
 
+const delivery = {
+  ok: true,
+  order: {
+    id: ORDER_ID,
+    type: 'purchase',
+    status: 'fulfilled',
+    total: 50,
+    total_minor: 5_000,
+    refunded: 0,
+    refunded_minor: 0,
+    currency: 'BRL',
+    created_at: '2026-01-01T00:00:00.000Z',
+    paid_at: '2026-01-01T00:00:01.000Z',
+  },
+  products: [
+    {
+      line_id: 'l1',
+      order_id: ORDER_ID,
+      product_id: 1,
+      name: 'Steam 50',
+      category: 'steam',
+      cover_path: null,
+      cover_text: null,
+      country_icon: null,
+      quantity: 1,
+      delivered: 1,
+      unit_price: 50,
+      unit_price_minor: 5_000,
+      currency: 'BRL',
+      activation_instructions: 'Redeem it.',
+      codes: [{ id: 'c1', code: 'AAAA-BBBB' }],
+      purchased_at: '2026-01-01T00:00:01.000Z',
+    },
+  ],
+};
+
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -37,6 +74,9 @@ beforeEach(async () => {
   orderCalls = [];
   statusCalls = 0;
   submitted = [];
+  // The orders this browser reported are forgotten: each test's order is new to it.
+  localStorage.removeItem(REPORTED_ORDERS_STORAGE_KEY);
+  window.dataLayer = [];
   setSession('tok', userFixture({ id: 'u1', balance: 0, balance_minor: 0 }));
   // A real form submission would leave the page: record what would have been sent instead.
   vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(function (this: HTMLFormElement) {
@@ -80,6 +120,8 @@ beforeEach(async () => {
         }
         case '/api/user':
           return json(200, { user: userFixture({ id: 'u1' }) });
+        case `/api/payment-confirm/${ORDER_ID}`:
+          return json(200, delivery);
         default:
           return server.fetchMock(input, init);
       }
@@ -145,6 +187,20 @@ describe('paying with the store’s own card form', () => {
       'href',
       `/payment-confirm/${ORDER_ID}`,
     );
+    // The sale is reported once, with what was delivered and shipping 0; the same order again is not.
+    const purchases = () => (window.dataLayer ?? []).filter((event) => event.event === 'purchase');
+    await waitFor(() => expect(purchases()).toHaveLength(1));
+    expect(purchases()[0]).toMatchObject({
+      ecommerce: { transaction_id: ORDER_ID, value: 50, currency: 'BRL', shipping: 0, items: [{ item_id: '1' }] },
+    });
+    statuses = ['success'];
+    act(() => openPaymentDialog({ kind: 'processing', orderId: ORDER_ID }));
+    await screen.findByTestId('payment-success-modal');
+    await waitFor(() => expect(statusCalls).toBe(3));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(100);
+    });
+    expect(purchases()).toHaveLength(1);
   });
 
   it('shows the error screen on a declined card, and Try again starts a clean form', async () => {

@@ -7,9 +7,11 @@ import { useTranslation } from '../../../lib/use-translation.tsx';
 import { refreshSession } from '../../auth/api/get-user.ts';
 import modalStyles from '../../auth/components/modal.module.css';
 import { refreshBasket } from '../../basket/basket-sync.ts';
+import { getOrderDelivery } from '../api/get-order-delivery.ts';
 import { usePaymentStatus } from '../api/get-payment-status.ts';
 import { PURCHASED_QUERY_KEY } from '../api/get-purchased.ts';
 import { openPaymentDialog } from '../payment-ui-store.ts';
+import { reportDeliveredPurchase } from '../purchase-analytics.ts';
 import styles from './payments.module.css';
 
 /** A refusal that polling again cannot change (a malformed or someone else's order); 429 can. */
@@ -38,6 +40,9 @@ export function useReturnStatus(orderId: string, topUp: boolean) {
     void refreshSession();
     void queryClient.invalidateQueries({ queryKey: ['balance'] });
     void queryClient.invalidateQueries({ queryKey: PURCHASED_QUERY_KEY });
+    // A purchase is reported once per order, with what was delivered; a failed read reports nothing
+    // here, and the confirmation page reports it when visited.
+    if (!isTopUp) getOrderDelivery(orderId).then(reportDeliveredPurchase, () => {});
     navigate('/', { replace: true });
     openPaymentDialog(isTopUp ? { kind: 'topupSuccess' } : { kind: 'success', orderId });
   }, [value, failed, orderId, isTopUp, navigate]);
