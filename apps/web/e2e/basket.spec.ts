@@ -202,11 +202,12 @@ test('basket: kept as a guest, merged on registration and login, WELCOME10, chec
   await expect(page.getByTestId('basket-total-original')).toBeHidden();
   expect(minorOf((await page.getByTestId('basket-total').textContent()) ?? '')).toBe(subtotal);
 
-  // A payment method whose server side is not in the store yet says so; nothing pretends to pay.
-  // (Paying itself is payment.spec.ts's.)
-  await page.getByRole('radio', { name: /Instant bank transfer/ }).check();
-  await expect(page.getByTestId('payment-note')).toContainText('not available yet');
+  // Choosing a method says what comes next and enables Pay.
+  // (Paying itself is checkout-payments.spec.ts's.)
   await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
+  await page.getByRole('radio', { name: /Instant bank transfer/ }).check();
+  await expect(page.getByTestId('payment-note')).toContainText('Scan a QR code');
+  await expect(page.getByRole('button', { name: /^Pay / })).toBeEnabled();
 
   // A second tab sees a change made in this one at once, and the server gets it.
   const second = await context.newPage();
@@ -301,7 +302,7 @@ test('basket panel and checkout fit 320 px in Portuguese', async ({ page, reques
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(page.getByTestId('checkout-line')).toHaveCount(3);
   await page.getByRole('radio', { name: /Transferência instantânea/ }).check();
-  await expect(page.getByTestId('payment-note')).toContainText('ainda não está disponível');
+  await expect(page.getByTestId('payment-note')).toContainText('Escaneie o QR code');
   await expect(page.getByTestId('promo-applied')).toBeVisible();
   expect(await overflowing(page.getByTestId('checkout-page'))).toEqual([]);
   const page320 = await page.evaluate(() => [

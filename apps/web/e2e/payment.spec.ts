@@ -87,7 +87,7 @@ test('a customer with an empty balance meets the insufficient-funds modal, keybo
   const balance = page.getByRole('radio', { name: /Account balance/ });
   await expect(page.getByTestId('payment-balance')).toContainText('BRL 0.00');
   await tabTo(page, page.getByRole('radio').first());
-  for (let presses = 0; presses < 4 && !(await isFocused(balance)); presses += 1)
+  for (let presses = 0; presses < 6 && !(await isFocused(balance)); presses += 1)
     await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
   await expect(balance).toBeChecked();
@@ -118,7 +118,7 @@ test('a customer with an empty balance meets the insufficient-funds modal, keybo
   await page.keyboard.press('Space');
   const methods = page.getByTestId('payment-methods-modal');
   await expect(methods.getByRole('heading', { name: 'Top up' })).toBeVisible();
-  await expect(methods.getByRole('radio', { name: /Bank card/ })).toBeVisible();
+  await expect(methods.getByRole('radio', { name: /^Bank card Visa/ })).toBeVisible();
   await expect(methods.getByRole('radio', { name: /Account balance/ })).toHaveCount(0);
   await expect.poll(() => focusIsInside(methods)).toBe(true);
   await page.keyboard.press('Escape');
@@ -153,13 +153,32 @@ test('at 320 px in pt-BR the insufficient-funds modal and the card form fit the 
   await expectNoHorizontalOverflow(page, insufficient);
   await page.screenshot({ path: info.outputPath('insufficient-pt-BR-320.png'), fullPage: false });
 
-  // The card form, opened as a shopper opens it: the bank card method, then Pay.
+  // The card form, opened as a shopper opens it: the own card form method, then Pay.
   await page.keyboard.press('Escape');
   await expect(insufficient).toBeHidden();
-  await page.getByTestId('payment-card').getByRole('radio').check();
+  await page.getByTestId('payment-cardForm').getByRole('radio').check();
   await page.locator('form button[type="submit"]').last().click();
   const cardModal = page.getByTestId('card-modal');
   await expect(cardModal.getByRole('heading', { name: 'Pagamento com cartão' })).toBeVisible();
+  // Filled, with the brand's logo, the longest texts it shows.
+  await cardModal.getByLabel('Número do cartão').fill('4242 4242 4242 4242');
+  await expect(cardModal.getByTestId('card-brand').getByRole('img')).toBeVisible();
   await expectNoHorizontalOverflow(page, cardModal);
   await page.screenshot({ path: info.outputPath('card-form-pt-BR-320.png'), fullPage: false });
+
+  // The QR step: the CPF, then the QR code, its pay link and the code to copy.
+  await page.keyboard.press('Escape');
+  await expect(cardModal).toBeHidden();
+  await page.getByTestId('payment-transfer').getByRole('radio').check();
+  await page.locator('form button[type="submit"]').last().click();
+  const qrModal = page.getByTestId('qr-modal');
+  await expect(qrModal.getByRole('heading', { name: 'Transferência instantânea' })).toBeVisible();
+  await expectNoHorizontalOverflow(page, qrModal);
+  await qrModal.getByLabel('CPF').fill('12345678909');
+  await qrModal.getByRole('button', { name: 'Mostrar o QR code' }).click();
+  await expect(qrModal.getByRole('img', { name: 'QR code do pagamento' })).toBeVisible();
+  await expect(qrModal.getByRole('link', { name: 'Abrir no app do banco' })).toBeVisible();
+  await expect(qrModal.getByRole('button', { name: 'Copiar código' })).toBeVisible();
+  await expectNoHorizontalOverflow(page, qrModal);
+  await page.screenshot({ path: info.outputPath('qr-pt-BR-320.png'), fullPage: false });
 });

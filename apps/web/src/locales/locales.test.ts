@@ -29,7 +29,7 @@ const PART_SECTIONS: Record<string, string[]> = {
   info: ['info', 'holiday'],
   account: ['auth', 'profile', 'validation', 'reviews', 'invalidCredentials'],
   basket: ['basket', 'promo', 'checkout', 'validation.promo'],
-  payments: ['payment', 'cardForm', 'purchases', 'orderPage'],
+  payments: ['payment', 'cardForm', 'qr', 'payer', 'upi', 'purchases', 'orderPage'],
   shop: ['shop'],
 };
 const PARTS = Object.keys(PART_SECTIONS);

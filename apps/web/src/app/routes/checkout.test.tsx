@@ -45,7 +45,7 @@ describe('checkout page', () => {
     expect(screen.getByRole('form', { name: 'Promo code' })).toBeVisible();
   });
 
-  it('offers the four payment methods and says plainly which cannot take a payment yet', async () => {
+  it('offers every payment method, each with its note, the widget first', async () => {
     setSession('tok', userFixture({ id: 'u1', balance: 12.5 }));
     addToBasket(steam);
     const user = userEvent.setup();
@@ -54,6 +54,8 @@ describe('checkout page', () => {
     const methods = screen.getAllByRole('radio');
     expect(methods.map((radio) => radio.closest('label')?.querySelector('span span')?.textContent)).toEqual([
       'Bank card',
+      'Bank card, details here',
+      'Bank card on the payment page',
       'Instant bank transfer',
       'UPI',
       'Account balance',
@@ -64,9 +66,10 @@ describe('checkout page', () => {
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Choose how you want to pay.');
 
     await user.click(screen.getByRole('radio', { name: /Instant bank transfer/ }));
-    expect(screen.getByTestId('payment-note')).toHaveTextContent('Instant bank transfer is not available yet');
-    expect(pay).toBeDisabled();
-    expect(pay).toHaveAccessibleDescription(/not available yet/);
+    expect(screen.getByTestId('payment-note')).toHaveTextContent('Scan a QR code or open the payment link');
+    expect(pay).toBeEnabled();
+    expect(pay).toHaveAccessibleDescription(/Scan a QR code/);
+    expect(screen.queryByLabelText('Top-up amount')).toBeNull();
 
     await user.click(screen.getByRole('radio', { name: /Account balance/ }));
     expect(pay).toBeEnabled();

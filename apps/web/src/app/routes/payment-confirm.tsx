@@ -8,7 +8,7 @@ import { usePaymentStatus } from '../../features/payments/api/get-payment-status
 import styles from '../../features/payments/components/order-page.module.css';
 import { OrderSummaryLine } from '../../features/payments/components/order-summary.tsx';
 import { PurchasedProductCard } from '../../features/payments/components/purchased-product.tsx';
-import { reportPurchaseOnce } from '../../features/payments/purchase-analytics.ts';
+import { reportDeliveredPurchase } from '../../features/payments/purchase-analytics.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
@@ -31,16 +31,7 @@ export function PaymentConfirmPage() {
   const data = delivery.data;
   useEffect(() => {
     if (!data) return;
-    reportPurchaseOnce(
-      { id: data.order.id, value: data.order.total - data.order.refunded, currency: data.order.currency },
-      data.products.map((product) => ({
-        id: product.product_id,
-        name: product.name,
-        category: product.category,
-        price: product.unit_price,
-        quantity: product.delivered,
-      })),
-    );
+    reportDeliveredPurchase(data);
   }, [data]);
 
   if (!token) return <Navigate to="/" replace />;

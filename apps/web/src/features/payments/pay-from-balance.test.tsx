@@ -100,7 +100,16 @@ describe('paying from the balance', () => {
     const methods = await screen.findByTestId('payment-methods-modal');
     expect(within(methods).getByRole('heading', { name: 'Top up' })).toBeVisible();
     expect(within(methods).queryByRole('radio', { name: /Account balance/ })).toBeNull();
-    expect(within(methods).getByRole('radio', { name: /Bank card/ })).toBeVisible();
+    expect(within(methods).getByRole('radio', { name: /^Bank card Visa/ })).toBeVisible();
+    // A top-up asks its amount before any method can go on.
+    const go = within(methods).getByRole('button', { name: 'Continue' });
+    await user.click(within(methods).getByRole('radio', { name: /^Bank card Visa/ }));
+    expect(go).toBeDisabled();
+    await user.type(within(methods).getByLabelText('Top-up amount'), '99');
+    expect(methods).toHaveTextContent('Enter an amount of at least 100.');
+    expect(go).toBeDisabled();
+    await user.type(within(methods).getByLabelText('Top-up amount'), '0');
+    expect(go).toBeEnabled();
   });
 
   it('creates a spending order with the promo code, spends it, reloads the basket, shows success and refreshes the user later', async () => {

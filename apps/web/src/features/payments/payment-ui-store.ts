@@ -8,12 +8,18 @@ export type PaymentMode = 'purchase' | 'balance';
 export type PaymentDialog =
   | { kind: 'methods'; mode: PaymentMode }
   | { kind: 'insufficient'; shortMinor: number }
-  | { kind: 'card'; mode: PaymentMode }
+  /** The store's own card form; a top-up's amount comes from the method choice. */
+  | { kind: 'card'; mode: PaymentMode; amount?: number | undefined }
+  /** Instant bank transfer: the QR code, its pay link and the wait for the bank. */
+  | { kind: 'qr'; mode: PaymentMode; amount?: number | undefined }
+  /** UPI: the payer's details, then the provider's page. */
+  | { kind: 'upi'; mode: PaymentMode; amount?: number | undefined }
   /** With an order id, its status is polled (the return from a payment page); a top-up's ends in its own success. */
   | { kind: 'processing'; orderId?: string; topUp?: boolean }
   | { kind: 'success'; orderId?: string }
   | { kind: 'topupSuccess' }
-  | { kind: 'error' };
+  /** Try again reopens the choice of method for the same kind of payment. */
+  | { kind: 'error'; mode?: PaymentMode };
 
 let dialog: PaymentDialog | null = null;
 const listeners = new Set<() => void>();

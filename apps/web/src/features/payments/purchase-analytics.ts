@@ -1,3 +1,4 @@
+import type { OrderDelivery } from '@store/contract';
 import { pushAnalytics } from '../../lib/analytics.ts';
 
 /** Orders whose purchase has been reported from this browser; the newest are kept. */
@@ -57,4 +58,18 @@ export function reportPurchaseOnce(
     },
   });
   return true;
+}
+
+/** The purchase of a delivered order, as GET /payment-confirm/{orderId} answers it: once per order. */
+export function reportDeliveredPurchase(delivery: OrderDelivery): boolean {
+  return reportPurchaseOnce(
+    { id: delivery.order.id, value: delivery.order.total - delivery.order.refunded, currency: delivery.order.currency },
+    delivery.products.map((product) => ({
+      id: product.product_id,
+      name: product.name,
+      category: product.category,
+      price: product.unit_price,
+      quantity: product.delivered,
+    })),
+  );
 }

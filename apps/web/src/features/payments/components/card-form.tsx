@@ -2,14 +2,17 @@ import { CARD_NUMBER_MAX_DIGITS, type CardType, STORE_CURRENCY, TOPUP_MAX_DIGITS
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CardLogo } from '../../../components/ui/card-logo.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { EyeIcon, EyeOffIcon } from '../../auth/components/eye-icons.tsx';
 import { getCardType } from '../api/get-card-type.ts';
+import { startPayment } from '../api/pay.ts';
 import {
   acceptCvv,
   canSubmitCardForm,
+  cardNumberDigits,
   cardTypePrefix,
   createCardTypeLookup,
   isCardNumberComplete,
@@ -20,16 +23,98 @@ import {
   maskTopUp,
   parseExpiry,
 } from '../card-rules.ts';
-import type { PaymentMode } from '../payment-ui-store.ts';
+import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
+import { attemptToken, followCardChallenge, openOrder } from '../start-payment.ts';
 import styles from './card-form.module.css';
+
+interface CardFormProps {
+  mode: PaymentMode;
+  payMinor: number;
+  /** A top-up's amount chosen before the form opened. */
+  initialAmount?: number | undefined;
+}
+
+/**
+ * Charges the card (SPEC.md section 4 "Own card form"): a purchase first makes its order (POST
+ * /orders/create), a top-up names its value; POST /payment answers success (the order's status is
+ * then awaited behind the processing modal), failed, or a 3-D Secure step the browser is sent to.
+ * Resolves whether the attempt failed here.
+ */
+async function chargeCard(
+  mode: PaymentMode,
+  amount: number | undefined,
+  card: { number: string; month: number; year: number; cvc: string },
+): Promise<boolean> {
+  let orderId: string | undefined;
+  if (mode === 'purchase') {
+    const order = await openOrder({ mode });
+    // A promo code that leaves nothing to pay completes the order when it is made.
+    if (order.status === 'fulfilled') {
+      openPaymentDialog({ kind: 'processing', orderId: order.order_id });
+      return false;
+    }
+    orderId = order.order_id;
+  }
+  const answer = await startPayment({
+    type: mode,
+    ...(orderId ? { orderId } : { value: amount }),
+    token: attemptToken(),
+    card_number: card.number,
+    month: card.month,
+    year: card.year,
+    cvc: card.cvc,
+    screenHeight: window.screen.height,
+    screenWidth: window.screen.width,
+    timeZoneOffset: new Date().getTimezoneOffset(),
+  });
+  if (answer.status === 'failed' || answer.status === 'widget') return true;
+  if (answer.status === 'success') {
+    openPaymentDialog({ kind: 'processing', orderId: answer.order_id, topUp: mode === 'balance' });
+    return false;
+  }
+  followCardChallenge(answer);
+  return false;
+}
+
+/** The card form and, after a failed attempt, the error screen whose Try again resets the form. */
+export function CardPayment(props: CardFormProps) {
+  const { t } = useTranslation();
+  const [attempt, setAttempt] = useState(0);
+  const [failed, setFailed] = useState(false);
+  if (failed) {
+    return (
+      <div className={styles.failed} data-testid="card-failed" role="alert">
+        <h3 className={styles.failedTitle}>{t('cardForm.failed.title')}</h3>
+        <p>{t('cardForm.failed.text')}</p>
+        <button
+          type="button"
+          className={styles.submit}
+          // The new form's first field takes the focus, so a keyboard user goes on from there.
+          onClick={() => {
+            setFailed(false);
+            setAttempt(attempt + 1);
+          }}
+        >
+          {t('cardForm.failed.retry')}
+        </button>
+      </div>
+    );
+  }
+  return <CardForm key={attempt} {...props} autoFocus={attempt > 0} onFailed={() => setFailed(true)} />;
+}
 
 /**
  * SPEC.md section 4's own card form ("Оплата картой"): the fields of section 5 with their masks and
  * clearing rules, the brand looked up once per 8-digit prefix, both consents, the top-up amount for
- * a top-up, and submit enabled only when all of that holds. The server side of the card payment
- * (POST /payment) is not in the store yet, so submitting says so plainly instead of pretending.
+ * a top-up, and submit enabled only when all of that holds. Submitting charges the card.
  */
-export function CardForm({ mode, payMinor }: { mode: PaymentMode; payMinor: number }) {
+export function CardForm({
+  mode,
+  payMinor,
+  initialAmount,
+  autoFocus = false,
+  onFailed = () => {},
+}: CardFormProps & { autoFocus?: boolean; onFailed?: () => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const id = useId();
@@ -37,11 +122,12 @@ export function CardForm({ mode, payMinor }: { mode: PaymentMode; payMinor: numb
   const [expiry, setExpiry] = useState('');
   const [cvv, setCvv] = useState('');
   const [cvvShown, setCvvShown] = useState(false);
-  const [amount, setAmount] = useState('');
+  const [amount, setAmount] = useState(initialAmount ? String(initialAmount) : '');
   const [consentOffer, setConsentOffer] = useState(false);
   const [consentRefund, setConsentRefund] = useState(false);
   const [brand, setBrand] = useState<{ prefix: string; type: CardType | null } | null>(null);
-  const [submitted, setSubmitted] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [numberRefused, setNumberRefused] = useState(false);
   const lookup = useMemo(() => createCardTypeLookup(async (prefix) => (await getCardType(prefix)).type), []);
 
   const prefix = cardTypePrefix(number);
@@ -81,9 +167,30 @@ export function CardForm({ mode, payMinor }: { mode: PaymentMode; payMinor: numb
       className={styles.form}
       noValidate
       data-testid="card-form"
+      aria-busy={sending || undefined}
       onSubmit={(event) => {
         event.preventDefault();
-        if (ready) setSubmitted(true);
+        const expires = parseExpiry(expiry);
+        if (!ready || sending || !expires) return;
+        setSending(true);
+        setNumberRefused(false);
+        const card = {
+          number: cardNumberDigits(number),
+          month: Number(expires.month),
+          year: Number(expires.year),
+          cvc: cvv,
+        };
+        chargeCard(mode, topUp ? Number(amount) : undefined, card).then(
+          (declined) => {
+            if (declined) onFailed();
+          },
+          (error: unknown) => {
+            setSending(false);
+            // The provider refuses a number no card can have (its check digit): the field says so.
+            if (error instanceof ApiError && error.fieldErrors.card_number) setNumberRefused(true);
+            else onFailed();
+          },
+        );
       }}
     >
       {topUp && (
@@ -91,6 +198,8 @@ export function CardForm({ mode, payMinor }: { mode: PaymentMode; payMinor: numb
           <label htmlFor={`${id}-amount`}>{t('cardForm.amount')}</label>
           <input
             id={`${id}-amount`}
+            // biome-ignore lint/a11y/noAutofocus: after Try again the form starts over at its first field.
+            autoFocus={autoFocus}
             inputMode="numeric"
             placeholder={String(TOPUP_MIN)}
             maxLength={TOPUP_MAX_DIGITS}
@@ -116,13 +225,24 @@ export function CardForm({ mode, payMinor }: { mode: PaymentMode; payMinor: numb
             placeholder="0000 0000 0000 0000"
             maxLength={CARD_NUMBER_MAX_DIGITS + 3}
             value={number}
-            aria-invalid={number !== '' && !isCardNumberComplete(number)}
-            onChange={(event) => setNumber(maskCardNumber(event.target.value))}
+            // biome-ignore lint/a11y/noAutofocus: after Try again the form starts over at its first field.
+            autoFocus={autoFocus && !topUp}
+            aria-invalid={numberRefused || (number !== '' && !isCardNumberComplete(number))}
+            aria-describedby={numberRefused ? `${id}-number-error` : undefined}
+            onChange={(event) => {
+              setNumberRefused(false);
+              setNumber(maskCardNumber(event.target.value));
+            }}
           />
           <span className={styles.logo} data-testid="card-brand">
             {type && <CardLogo type={type} width={40} />}
           </span>
         </div>
+        {numberRefused && (
+          <span id={`${id}-number-error`} className={styles.error} role="alert">
+            {t('cardForm.errors.number')}
+          </span>
+        )}
       </div>
       <div className={styles.row}>
         <div className={styles.field}>
@@ -177,13 +297,8 @@ export function CardForm({ mode, payMinor }: { mode: PaymentMode; payMinor: numb
         <input type="checkbox" checked={consentRefund} onChange={(event) => setConsentRefund(event.target.checked)} />
         <span>{t('cardForm.consentRefund')}</span>
       </label>
-      {submitted && (
-        <p className={styles.unavailable} role="alert" data-testid="card-unavailable">
-          {t('cardForm.unavailable')}
-        </p>
-      )}
-      <button type="submit" className={styles.submit} disabled={!ready}>
-        {topUp ? t('cardForm.topUp') : t('cardForm.pay', { amount: price })}
+      <button type="submit" className={styles.submit} disabled={!ready} aria-disabled={sending || undefined}>
+        {sending ? t('cardForm.sending') : topUp ? t('cardForm.topUp') : t('cardForm.pay', { amount: price })}
       </button>
     </form>
   );

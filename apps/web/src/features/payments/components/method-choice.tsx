@@ -1,4 +1,4 @@
-import { STORE_CURRENCY } from '@store/contract';
+import { STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
 import { useId, useState } from 'react';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
@@ -7,22 +7,44 @@ import { useSession } from '../../auth/hooks/use-session.ts';
 import { useBasket } from '../../basket/hooks/use-basket.ts';
 import { basketTotals, usePromo } from '../../basket/promo-store.ts';
 import styles from '../../checkout/components/checkout.module.css';
+import { isTopUpValid, maskTopUp } from '../card-rules.ts';
+import { payOnHostedPage, payWithWidget } from '../pay-flows.ts';
 import { payFromBalance } from '../pay-from-balance.ts';
 import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 
-/** SPEC.md section 1's payment methods; a top-up cannot be paid from the balance it tops up. */
-export const PAYMENT_METHODS = ['card', 'transfer', 'upi', 'balance'] as const;
+/**
+ * SPEC.md section 1's payment methods: a bank card through the provider's widget (the default card
+ * path, SPEC.md section 4), the store's own card form or the provider's hosted page; an instant bank
+ * transfer by QR code; UPI; the balance. A top-up cannot be paid from the balance it tops up.
+ */
+export const PAYMENT_METHODS = ['card', 'cardForm', 'hosted', 'transfer', 'upi', 'balance'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-
-/** Methods whose server side is not in the store yet: choosing one says so instead of pretending. */
-const UNAVAILABLE: readonly PaymentMethod[] = ['transfer', 'upi'];
 
 const methodsFor = (mode: PaymentMode) =>
   mode === 'balance' ? PAYMENT_METHODS.filter((id) => id !== 'balance') : PAYMENT_METHODS;
 
+/** Starts the chosen method; the ones with a step of their own open its dialog. */
+async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: number | undefined) {
+  const target = { mode, amount };
+  switch (method) {
+    case 'card':
+      return payWithWidget(target);
+    case 'hosted':
+      return payOnHostedPage(target);
+    case 'cardForm':
+      return openPaymentDialog({ kind: 'card', mode, amount });
+    case 'transfer':
+      return openPaymentDialog({ kind: 'qr', mode, amount });
+    case 'upi':
+      return openPaymentDialog({ kind: 'upi', mode, amount });
+    case 'balance':
+      return payFromBalance();
+  }
+}
+
 /**
- * The choice of payment method, on /checkout and in the payment method modal: the balance pays at
- * once (SPEC.md section 4 "Pay from balance"), the card opens the card form.
+ * The choice of payment method, on /checkout and in the payment method modal; for a top-up, its
+ * amount first (SPEC.md section 5: at least 100, at most 7 characters).
  */
 export function MethodChoice({ mode }: { mode: PaymentMode }) {
   const { t } = useTranslation();
@@ -31,27 +53,22 @@ export function MethodChoice({ mode }: { mode: PaymentMode }) {
   const lines = useBasket();
   const promo = usePromo();
   const [method, setMethod] = useState<PaymentMethod | null>(null);
+  const [amount, setAmount] = useState('');
   const [busy, setBusy] = useState(false);
   const noteId = useId();
-  const price = (amount: number) => formatPrice(amount, STORE_CURRENCY, locale);
+  const amountId = useId();
+  const price = (value: number) => formatPrice(value, STORE_CURRENCY, locale);
   const { payMinor } = basketTotals(lines, promo);
-  const unavailable = method !== null && UNAVAILABLE.includes(method);
+  const topUp = mode === 'balance';
+  const amountBad = topUp && !isTopUpValid(amount);
 
-  const note = !method
-    ? t('checkout.chooseMethod')
-    : unavailable
-      ? t('checkout.notAvailable', { method: t(`checkout.methods.${method}.title`) })
-      : t(`payment.methods.${method}Note`);
+  const note = method ? t(`payment.methods.${method}Note`) : t('checkout.chooseMethod');
 
   async function pay() {
-    if (!method || unavailable || busy) return;
-    if (method === 'card') {
-      openPaymentDialog({ kind: 'card', mode });
-      return;
-    }
+    if (!method || amountBad || busy) return;
     setBusy(true);
     try {
-      await payFromBalance();
+      await startMethod(method, mode, topUp ? Number(amount) : undefined);
     } finally {
       setBusy(false);
     }
@@ -60,11 +77,33 @@ export function MethodChoice({ mode }: { mode: PaymentMode }) {
   return (
     <form
       className={styles.methods}
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void pay();
       }}
     >
+      {topUp && (
+        <div className={styles.amount}>
+          <label htmlFor={amountId}>{t('cardForm.amount')}</label>
+          <input
+            id={amountId}
+            inputMode="numeric"
+            placeholder={String(TOPUP_MIN)}
+            maxLength={TOPUP_MAX_DIGITS}
+            value={amount}
+            data-testid="topup-amount"
+            aria-invalid={amount !== '' && amountBad}
+            aria-describedby={`${amountId}-hint`}
+            onChange={(event) => setAmount(maskTopUp(event.target.value))}
+          />
+          <span id={`${amountId}-hint`} className={styles.muted}>
+            {amount !== '' && amountBad
+              ? t('cardForm.errors.amount', { min: TOPUP_MIN })
+              : t('cardForm.amountHint', { min: TOPUP_MIN, digits: TOPUP_MAX_DIGITS })}
+          </span>
+        </div>
+      )}
       <fieldset className={styles.methodList}>
         <legend className="visually-hidden">{t('checkout.payment')}</legend>
         {methodsFor(mode).map((id) => (
@@ -86,12 +125,7 @@ export function MethodChoice({ mode }: { mode: PaymentMode }) {
           </label>
         ))}
       </fieldset>
-      <p
-        className={unavailable ? styles.unavailable : styles.muted}
-        id={noteId}
-        role="status"
-        data-testid="payment-note"
-      >
+      <p className={styles.muted} id={noteId} role="status" data-testid="payment-note">
         {note}
       </p>
       {/* While paying, the button refuses a second press but keeps the focus (a disabled one drops it
@@ -99,11 +133,11 @@ export function MethodChoice({ mode }: { mode: PaymentMode }) {
       <button
         type="submit"
         className={styles.pay}
-        disabled={!method || unavailable}
+        disabled={!method || amountBad}
         aria-disabled={busy || undefined}
         aria-describedby={noteId}
       >
-        {mode === 'balance' ? t('payment.methods.continue') : t('checkout.pay', { amount: price(payMinor / 100) })}
+        {topUp ? t('payment.methods.continue') : t('checkout.pay', { amount: price(payMinor / 100) })}
       </button>
     </form>
   );

@@ -17,11 +17,13 @@ import {
   type PaymentMode,
   usePaymentDialog,
 } from '../payment-ui-store.ts';
-import { CardForm } from './card-form.tsx';
+import { CardPayment } from './card-form.tsx';
 import { MethodChoice } from './method-choice.tsx';
 import styles from './payments.module.css';
 import { ProcessingDialog } from './processing-dialog.tsx';
+import { QrDialog } from './qr-dialog.tsx';
 import { ReturnHandler } from './return-handler.tsx';
+import { UpiDialog } from './upi-dialog.tsx';
 
 const onClosed = (close: () => void) => (open: boolean) => {
   if (!open) close();
@@ -108,7 +110,7 @@ function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp
  * SPEC.md section 4 "Payment error modal": Try again reopens the payment choice on Index; closing it
  * goes home.
  */
-function ErrorDialog() {
+function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
@@ -133,7 +135,7 @@ function ErrorDialog() {
         className={modalStyles.ok}
         onClick={() => {
           navigate('/');
-          openPaymentDialog({ kind: 'methods', mode: 'purchase' });
+          openPaymentDialog({ kind: 'methods', mode });
         }}
       >
         {t('payment.error.retry')}
@@ -143,7 +145,7 @@ function ErrorDialog() {
 }
 
 /** SPEC.md section 2's card payment modal ("Оплата картой"). */
-function CardDialog({ mode }: { mode: PaymentMode }) {
+function CardDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
   const { t } = useTranslation();
   const lines = useBasket();
   const promo = usePromo();
@@ -156,7 +158,7 @@ function CardDialog({ mode }: { mode: PaymentMode }) {
       showDescription
       testId="card-modal"
     >
-      <CardForm mode={mode} payMinor={basketTotals(lines, promo).payMinor} />
+      <CardPayment mode={mode} payMinor={basketTotals(lines, promo).payMinor} initialAmount={amount} />
     </Modal>
   );
 }
@@ -168,7 +170,11 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
     case 'insufficient':
       return <InsufficientDialog shortMinor={dialog.shortMinor} />;
     case 'card':
-      return <CardDialog mode={dialog.mode} />;
+      return <CardDialog mode={dialog.mode} amount={dialog.amount} />;
+    case 'qr':
+      return <QrDialog mode={dialog.mode} amount={dialog.amount} />;
+    case 'upi':
+      return <UpiDialog mode={dialog.mode} amount={dialog.amount} />;
     case 'processing':
       return <ProcessingDialog orderId={dialog.orderId} topUp={dialog.topUp ?? false} />;
     case 'success':
@@ -176,7 +182,7 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
     case 'topupSuccess':
       return <SuccessDialog topUp />;
     case 'error':
-      return <ErrorDialog />;
+      return <ErrorDialog mode={dialog.mode} />;
   }
 }
 

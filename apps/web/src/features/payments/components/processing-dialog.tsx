@@ -7,8 +7,11 @@ import { useTranslation } from '../../../lib/use-translation.tsx';
 import { refreshSession } from '../../auth/api/get-user.ts';
 import modalStyles from '../../auth/components/modal.module.css';
 import { refreshBasket } from '../../basket/basket-sync.ts';
+import { getOrderDelivery } from '../api/get-order-delivery.ts';
 import { usePaymentStatus } from '../api/get-payment-status.ts';
+import { PURCHASED_QUERY_KEY } from '../api/get-purchased.ts';
 import { openPaymentDialog } from '../payment-ui-store.ts';
+import { reportDeliveredPurchase } from '../purchase-analytics.ts';
 import styles from './payments.module.css';
 
 /** A refusal that polling again cannot change (a malformed or someone else's order); 429 can. */
@@ -20,23 +23,29 @@ const isFinal = (error: unknown) =>
  * this dialog open, `error` opens the error modal, anything else is a success: the basket reloaded,
  * the shopper on Index with the success modal (the top-up's own for a top-up).
  */
-function useReturnStatus(orderId: string, topUp: boolean) {
+export function useReturnStatus(orderId: string, topUp: boolean) {
   const navigate = useNavigate();
   const status = usePaymentStatus(orderId);
   const value = status.data?.status;
+  // The order says what it was: a top-up returned by the provider to paymentConfirmOrder is one too.
+  const isTopUp = topUp || status.data?.type === 'balance';
   const failed = isFinal(status.error);
   useEffect(() => {
     if (failed || value === 'error') {
-      openPaymentDialog({ kind: 'error' });
+      openPaymentDialog({ kind: 'error', mode: isTopUp ? 'balance' : 'purchase' });
       return;
     }
     if (value === undefined || value === 'init') return;
     void refreshBasket();
     void refreshSession();
     void queryClient.invalidateQueries({ queryKey: ['balance'] });
+    void queryClient.invalidateQueries({ queryKey: PURCHASED_QUERY_KEY });
+    // A purchase is reported once per order, with what was delivered; a failed read reports nothing
+    // here, and the confirmation page reports it when visited.
+    if (!isTopUp) getOrderDelivery(orderId).then(reportDeliveredPurchase, () => {});
     navigate('/', { replace: true });
-    openPaymentDialog(topUp ? { kind: 'topupSuccess' } : { kind: 'success', orderId });
-  }, [value, failed, orderId, topUp, navigate]);
+    openPaymentDialog(isTopUp ? { kind: 'topupSuccess' } : { kind: 'success', orderId });
+  }, [value, failed, orderId, isTopUp, navigate]);
 }
 
 function ReturnPoller({ orderId, topUp }: { orderId: string; topUp: boolean }) {

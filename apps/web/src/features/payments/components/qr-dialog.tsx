@@ -1,0 +1,156 @@
+import type { QrPaymentResponse } from '@store/contract';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from '../../../lib/use-translation.tsx';
+import { Modal } from '../../auth/components/modal.tsx';
+import { createQrPayment } from '../api/pay.ts';
+import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
+import { openOrder } from '../start-payment.ts';
+import cardStyles from './card-form.module.css';
+import { useReturnStatus } from './processing-dialog.tsx';
+import styles from './qr-dialog.module.css';
+
+/** SPEC.md section 5: a CPF is exactly 11 characters; the form takes its digits. */
+export const CPF_DIGITS = 11;
+const maskCpf = (value: string) => value.replace(/\D/g, '').slice(0, CPF_DIGITS);
+
+/** Waits for the bank: polls the order's status every second and ends in success or the error modal. */
+function QrWait({ orderId, topUp }: { orderId: string; topUp: boolean }) {
+  useReturnStatus(orderId, topUp);
+  const { t } = useTranslation();
+  return (
+    <p className={styles.wait} role="status" data-testid="qr-waiting">
+      <span className={styles.dot} aria-hidden="true" />
+      {t('qr.waiting')}
+    </p>
+  );
+}
+
+/** The QR code for a desktop, the pay link for a phone, and the payment code to copy. */
+function QrCode({ qr, topUp }: { qr: QrPaymentResponse; topUp: boolean }) {
+  const { t } = useTranslation();
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const codeId = useId();
+
+  async function copyCode() {
+    try {
+      await navigator.clipboard.writeText(qr.payload);
+      setCopy('copied');
+    } catch {
+      setCopy('failed');
+    }
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopy('idle'), 3_000);
+  }
+
+  return (
+    <div className={styles.qr} data-testid="qr-step">
+      <img className={styles.image} src={qr.QrImage} alt={t('qr.imageAlt')} width={200} height={200} />
+      <a className={styles.link} href={qr.PayLink} target="_blank" rel="noopener noreferrer" data-testid="qr-pay-link">
+        {t('qr.payLink')}
+      </a>
+      <label className={styles.codeLabel} htmlFor={codeId}>
+        {t('qr.code')}
+      </label>
+      <div className={styles.codeRow}>
+        <input id={codeId} className={styles.code} readOnly value={qr.payload} data-testid="qr-code" />
+        <button type="button" className={styles.copy} onClick={() => void copyCode()}>
+          {t('qr.copy')}
+        </button>
+      </div>
+      <p className={styles.copied} role="status">
+        {copy === 'copied' ? t('qr.copied') : copy === 'failed' ? t('qr.copyFailed') : ''}
+      </p>
+      <QrWait orderId={qr.order_id} topUp={topUp} />
+    </div>
+  );
+}
+
+/**
+ * SPEC.md section 2's instant bank transfer: the payer's CPF (a PIX payment names its payer), then
+ * the QR code with its pay link and the code to copy, while the order's status is awaited.
+ */
+export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [cpf, setCpf] = useState('');
+  const [validating, setValidating] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [qr, setQr] = useState<QrPaymentResponse | null>(null);
+  const cpfBad = cpf.length !== CPF_DIGITS;
+  const topUp = mode === 'balance';
+
+  async function start() {
+    setValidating(true);
+    if (cpfBad || sending) return;
+    setSending(true);
+    try {
+      const order = await openOrder({ mode, amount });
+      if (order.status === 'fulfilled') {
+        openPaymentDialog({ kind: 'processing', orderId: order.order_id });
+        return;
+      }
+      setQr(
+        await createQrPayment({
+          amount: (order.total_minor / 100).toFixed(2),
+          currency: order.currency,
+          orderId: order.order_id,
+          type: mode,
+          personalId: cpf,
+        }),
+      );
+    } catch {
+      openPaymentDialog({ kind: 'error', mode });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => {
+        if (!open) closePaymentDialog();
+      }}
+      title={t('qr.title')}
+      description={qr ? t('qr.scan') : t('qr.description')}
+      showDescription
+      testId="qr-modal"
+    >
+      {qr ? (
+        <QrCode qr={qr} topUp={topUp} />
+      ) : (
+        <form
+          className={cardStyles.form}
+          noValidate
+          aria-busy={sending || undefined}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void start();
+          }}
+        >
+          <div className={cardStyles.field}>
+            <label htmlFor={`${id}-cpf`}>{t('payer.cpf')}</label>
+            <input
+              id={`${id}-cpf`}
+              inputMode="numeric"
+              autoComplete="off"
+              // Room for a pasted CPF with its dots and dash; the mask keeps its 11 digits.
+              maxLength={CPF_DIGITS + 3}
+              value={cpf}
+              aria-invalid={validating && cpfBad}
+              aria-describedby={`${id}-cpf-hint`}
+              onChange={(event) => setCpf(maskCpf(event.target.value))}
+            />
+            <span id={`${id}-cpf-hint`} className={validating && cpfBad ? cardStyles.error : cardStyles.hint}>
+              {validating && cpfBad ? t('payer.errors.cpf', { digits: CPF_DIGITS }) : t('payer.cpfHint')}
+            </span>
+          </div>
+          <button type="submit" className={cardStyles.submit} aria-disabled={sending || undefined}>
+            {sending ? t('cardForm.sending') : t('qr.show')}
+          </button>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,166 @@
+import { useId, useState } from 'react';
+import { useTranslation } from '../../../lib/use-translation.tsx';
+import { Modal } from '../../auth/components/modal.tsx';
+import { useSession } from '../../auth/hooks/use-session.ts';
+import { createUpiPayment } from '../api/pay.ts';
+import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
+import { openOrder } from '../start-payment.ts';
+import cardStyles from './card-form.module.css';
+import styles from './upi-dialog.module.css';
+
+/** The payer's details UPI asks for, in the order the form shows them. */
+export const UPI_FIELDS = ['firstName', 'lastName', 'upiId', 'email', 'phone', 'address', 'zip'] as const;
+type UpiField = (typeof UPI_FIELDS)[number];
+type UpiValues = Record<UpiField, string>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[\d\s()-]{5,20}$/;
+
+/**
+ * SPEC.md section 5's checkout form messages: every field is required; the email and the phone must
+ * also look like one. Returns the message key of each field that fails.
+ */
+export function upiErrors(values: UpiValues): Partial<Record<UpiField, string>> {
+  const errors: Partial<Record<UpiField, string>> = {};
+  for (const field of UPI_FIELDS) {
+    if (!values[field].trim()) errors[field] = `payer.errors.${field}`;
+  }
+  if (!errors.email && (!EMAIL.test(values.email.trim()) || values.email.length > 128)) {
+    errors.email = 'payer.errors.emailFormat';
+  }
+  if (!errors.phone && !PHONE.test(values.phone.trim())) errors.phone = 'payer.errors.phoneFormat';
+  return errors;
+}
+
+const AUTOCOMPLETE: Record<UpiField, string> = {
+  firstName: 'given-name',
+  lastName: 'family-name',
+  upiId: 'off',
+  email: 'email',
+  phone: 'tel',
+  address: 'street-address',
+  zip: 'postal-code',
+};
+
+/** The store's own page the provider sends the browser back to, by how the payment ended. */
+function returnUrls(orderId: string, mode: PaymentMode) {
+  const at = (path: string) => new URL(path, window.location.origin).toString();
+  return {
+    success_url: at(`/?paymentConfirmOrder=${encodeURIComponent(orderId)}`),
+    decline_url: at(`/payment-error/${encodeURIComponent(orderId)}`),
+    cancel_url: at(mode === 'balance' ? '/profile' : '/checkout'),
+  };
+}
+
+/**
+ * SPEC.md section 2's UPI payment: the payer's details with the checkout form messages, then the
+ * provider's page, which returns to Index (success, the status awaited), /payment-error (decline)
+ * or where the payment started (cancel).
+ */
+export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const { user } = useSession();
+  const [values, setValues] = useState<UpiValues>({
+    firstName: '',
+    lastName: '',
+    upiId: '',
+    email: user?.email ?? '',
+    phone: '',
+    address: '',
+    zip: '',
+  });
+  const [validating, setValidating] = useState(false);
+  const [sending, setSending] = useState(false);
+  const errors = validating ? upiErrors(values) : {};
+  const firstError = UPI_FIELDS.find((field) => errors[field]);
+
+  async function start() {
+    setValidating(true);
+    const found = UPI_FIELDS.find((field) => upiErrors(values)[field]);
+    if (found) {
+      document.getElementById(`${id}-${found}`)?.focus();
+      return;
+    }
+    if (sending) return;
+    setSending(true);
+    try {
+      const order = await openOrder({ mode, amount });
+      if (order.status === 'fulfilled') {
+        openPaymentDialog({ kind: 'processing', orderId: order.order_id });
+        return;
+      }
+      const answer = await createUpiPayment({
+        currency: order.currency,
+        description: t('upi.description'),
+        FirstName: `${values.firstName.trim()} ${values.lastName.trim()}`,
+        AccountNumber: values.upiId.trim(),
+        email: values.email.trim(),
+        phone: values.phone.trim(),
+        zip: values.zip.trim(),
+        address: values.address.trim(),
+        orderId: order.order_id,
+        type: mode,
+        ...returnUrls(order.order_id, mode),
+      });
+      window.location.assign(answer.redirect_url);
+    } catch {
+      setSending(false);
+      openPaymentDialog({ kind: 'error', mode });
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => {
+        if (!open) closePaymentDialog();
+      }}
+      title={t('upi.title')}
+      description={t('upi.description')}
+      showDescription
+      testId="upi-modal"
+    >
+      <form
+        className={cardStyles.form}
+        noValidate
+        aria-busy={sending || undefined}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void start();
+        }}
+      >
+        {firstError && (
+          <p className={cardStyles.error} role="alert" data-testid="upi-first-error">
+            {t(errors[firstError] ?? '')}
+          </p>
+        )}
+        <div className={styles.grid}>
+          {UPI_FIELDS.map((field) => (
+            <div key={field} className={`${cardStyles.field} ${field === 'address' ? styles.wide : ''}`}>
+              <label htmlFor={`${id}-${field}`}>{t(`payer.${field}`)}</label>
+              <input
+                id={`${id}-${field}`}
+                type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
+                inputMode={field === 'phone' ? 'tel' : field === 'email' ? 'email' : undefined}
+                autoComplete={AUTOCOMPLETE[field]}
+                value={values[field]}
+                aria-invalid={Boolean(errors[field])}
+                aria-describedby={errors[field] ? `${id}-${field}-error` : undefined}
+                onChange={(event) => setValues({ ...values, [field]: event.target.value })}
+              />
+              {errors[field] && (
+                <span id={`${id}-${field}-error`} className={cardStyles.error}>
+                  {t(errors[field])}
+                </span>
+              )}
+            </div>
+          ))}
+        </div>
+        <button type="submit" className={cardStyles.submit} aria-disabled={sending || undefined}>
+          {sending ? t('cardForm.sending') : t('upi.continue')}
+        </button>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,80 @@
+import type { WidgetRequest } from '@store/contract';
+import { startPayment } from './api/pay.ts';
+import { closePaymentDialog, openPaymentDialog } from './payment-ui-store.ts';
+import { attemptToken, goToHostedPage, loadScript, openOrder, type PayTarget } from './start-payment.ts';
+
+/** The provider widget's callbacks (its script documents them). */
+interface WidgetEvent {
+  code: string;
+  reason?: string;
+}
+interface WidgetApi {
+  pay(
+    request: WidgetRequest,
+    callbacks: {
+      onSuccess: (event: WidgetEvent) => void;
+      onError: (event: WidgetEvent) => void;
+      onClose: (event: WidgetEvent) => void;
+    },
+  ): unknown;
+}
+
+declare global {
+  interface Window {
+    SandboxPay?: WidgetApi;
+  }
+}
+
+/** The wait for the provider's word on an order, then its success (SPEC.md section 4's return). */
+const awaitOrder = (orderId: string, target: PayTarget) =>
+  openPaymentDialog({ kind: 'processing', orderId, topUp: target.mode === 'balance' });
+
+const failed = (target: PayTarget) => openPaymentDialog({ kind: 'error', mode: target.mode });
+
+/**
+ * SPEC.md section 4 "Card payment" through the provider's widget (the default card path): the order
+ * is created, the widget opened with the request POST /payment answers. On success the order's
+ * status is awaited (the user refreshed, the basket reloaded, the success modal); a close after a
+ * failure (PAY_WIDGET:CLOSE_AFTER_FAIL) is the error path, any other close just closes. A declined
+ * attempt alone changes nothing: the customer may try another card in the widget.
+ */
+export async function payWithWidget(target: PayTarget): Promise<void> {
+  openPaymentDialog({ kind: 'processing' });
+  try {
+    const order = await openOrder(target);
+    if (order.status === 'fulfilled') return awaitOrder(order.order_id, target);
+    const answer = await startPayment({ type: target.mode, orderId: order.order_id, token: attemptToken() });
+    if (answer.status !== 'widget') throw new Error(`Unexpected answer ${answer.status}`);
+    await loadScript(answer.widget.script_url);
+    const widget = window.SandboxPay;
+    if (!widget) throw new Error('The payment widget did not start');
+    // The widget is its own dialog over the page: ours would hold the focus away from it.
+    closePaymentDialog();
+    widget.pay(answer.widget.request, {
+      onSuccess: () => awaitOrder(order.order_id, target),
+      onError: (event) => {
+        if (event.code !== 'PAY_WIDGET:TRANSACTION_FAIL') failed(target);
+      },
+      onClose: (event) => {
+        if (event.code === 'PAY_WIDGET:CLOSE_AFTER_FAIL') failed(target);
+      },
+    });
+  } catch {
+    failed(target);
+  }
+}
+
+/**
+ * SPEC.md section 4 through the provider's hosted page: the order is created and the browser posts
+ * the store's signed `Request` to the page, which sends it back to Index with paymentConfirmOrder.
+ */
+export async function payOnHostedPage(target: PayTarget): Promise<void> {
+  openPaymentDialog({ kind: 'processing' });
+  try {
+    const order = await openOrder(target);
+    if (order.status === 'fulfilled') return awaitOrder(order.order_id, target);
+    await goToHostedPage(order.order_id);
+  } catch {
+    failed(target);
+  }
+}
