@@ -85,3 +85,23 @@ test('the product page says where the card activates and buys the chosen quantit
   await page.getByTestId('product-page').getByRole('button', { name: 'Buy', exact: true }).click();
   await expect(page.getByTestId('cart-count')).toHaveText('3');
 });
+
+test('a sold-out product offers to write when it is back', async ({ page }) => {
+  let found = false;
+  for (const slug of ['steam', 'xbox', 'playstation', 'google-play', 'netflix', 'spotify', 'valorant']) {
+    await page.goto(`/category/${slug}?sort=counts&page=1`);
+    const soldOut = page
+      .getByTestId('product-card')
+      .filter({ has: page.getByRole('button', { disabled: true }) })
+      .first();
+    if ((await soldOut.count()) === 0) continue;
+    await soldOut.getByRole('link', { name: 'More details' }).click();
+    found = true;
+    break;
+  }
+  expect(found, 'a sold-out demo product').toBe(true);
+  await expect(page.getByTestId('stock-state')).toHaveText('Out of stock');
+  await page.getByLabel('Tell me when it is back: your email').fill('watcher@example.com');
+  await page.getByRole('button', { name: 'Notify me' }).click();
+  await expect(page.getByTestId('notify-done')).toContainText('watcher@example.com');
+});
