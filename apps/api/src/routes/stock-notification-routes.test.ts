@@ -49,9 +49,10 @@ describe('POST /api/products/{id}/stock-notifications', () => {
     expect(report.added).toBe(2);
     await eventually(async () => (await outbox()).length === 1, 15_000);
     const [email] = await outbox();
-    expect(email?.locale).toBe('ru');
-    expect((email?.data as { link: string }).link).toBe(`https://store.example/product/${product.id}`);
-    expect(queue.jobs.some(({ job }) => JSON.stringify(job).includes(email?.id ?? '-'))).toBe(true);
+    if (!email) throw new Error('no back-in-stock email');
+    expect(email.locale).toBe('ru');
+    expect((email.data as { link: string }).link).toBe(`https://store.example/product/${product.id}`);
+    expect(queue.jobs.some(({ job }) => JSON.stringify(job).includes(email.id))).toBe(true);
 
     // Written once: more stock, or another run, sends nothing more.
     await importCodes({ db: ctx.database.prisma, cipher }, product.id, ['BACK-3']);
