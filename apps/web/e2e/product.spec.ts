@@ -85,3 +85,19 @@ test('the product page says where the card activates and buys the chosen quantit
   await page.getByTestId('product-page').getByRole('button', { name: 'Buy', exact: true }).click();
   await expect(page.getByTestId('cart-count')).toHaveText('3');
 });
+
+test('a sold-out product offers to write when it is back', async ({ page }) => {
+  let soldOut: number | undefined;
+  for (let page_ = 1; soldOut === undefined && page_ <= 20; page_ += 1) {
+    const response = await page.request.get(`/api/novelties?page=${page_}`);
+    const { result } = (await response.json()) as { result: { products: { id: number; in_stock: boolean }[] } };
+    if (result.products.length === 0) break;
+    soldOut = result.products.find((product) => !product.in_stock)?.id;
+  }
+  expect(soldOut, 'a sold-out demo product').toBeDefined();
+  await page.goto(`/product/${soldOut}`);
+  await expect(page.getByTestId('stock-state')).toHaveText('Out of stock');
+  await page.getByLabel('Tell me when it is back: your email').fill('watcher@example.com');
+  await page.getByRole('button', { name: 'Notify me' }).click();
+  await expect(page.getByTestId('notify-done')).toContainText('watcher@example.com');
+});

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorKeys } from './errors.ts';
 import {
   EMAIL_MAX,
+  LOCALES,
   NAME_MAX,
   NAME_MIN,
   PASSWORD_MAX,
@@ -111,6 +112,13 @@ export type RegisterRequest = z.input<typeof RegisterRequestSchema>;
 
 export const PasswordResetRequestSchema = z.object({ email: EmailSchema });
 export type PasswordResetRequest = z.input<typeof PasswordResetRequestSchema>;
+
+/** "Tell me when it is back" on a sold-out product: where to write, and in which language. */
+export const StockNotificationRequestSchema = z.object({
+  email: EmailSchema,
+  lang: z.enum(LOCALES, { error: ErrorKeys.unknownOption }),
+});
+export type StockNotificationRequest = z.input<typeof StockNotificationRequestSchema>;
 
 export const PasswordResetConfirmSchema = z
   .object({

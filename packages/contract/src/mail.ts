@@ -28,9 +28,11 @@ export type TokenEmailTemplate = (typeof TOKEN_EMAIL_TEMPLATES)[number];
  * Two notices, whose link carries no token and opens the store:
  * - email-changed: to the old address once a change is confirmed, so a taken-over account is noticed;
  * - email-in-use: to an address someone tried to move another account to; that caller is told
- *   the same as for a free address, so the change form does not reveal who has an account.
+ *   the same as for a free address, so the change form does not reveal who has an account;
+ * - back-in-stock: to whoever asked on a sold-out product's page, once, when its stock returns; the
+ *   link opens the product.
  */
-export const NOTICE_TEMPLATES = ['email-changed', 'email-in-use'] as const;
+export const NOTICE_TEMPLATES = ['email-changed', 'email-in-use', 'back-in-stock'] as const;
 export type NoticeTemplate = (typeof NOTICE_TEMPLATES)[number];
 
 /**
@@ -119,6 +121,7 @@ export const EMAIL_TOKEN_TTL_MINUTES: Record<TokenEmailTemplate | NoticeTemplate
   'password-change': 60,
   'email-changed': 7 * 24 * 60,
   'email-in-use': 7 * 24 * 60,
+  'back-in-stock': 3 * 24 * 60,
 };
 
 /** A receipt or balance notice that could not go out for a week is dropped rather than sent that late. */

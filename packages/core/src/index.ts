@@ -5,6 +5,7 @@ export * from './accounts/sessions.ts';
 export * from './accounts/user-view.ts';
 export * from './basket/basket-service.ts';
 export * from './catalogue/catalogue-service.ts';
+export * from './catalogue/stock-notifications.ts';
 export * from './delivery/delivery-service.ts';
 export * from './fulfilment/code-import.ts';
 export * from './fulfilment/fulfilment-service.ts';

@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   promo: { max: 20, timeWindow: 15 * MINUTE },
   passwordReset: { max: 5, timeWindow: HOUR },
   emailVerify: { max: 10, timeWindow: HOUR },
+  /** "Tell me when it is back": a shopper asks for a few products, not for hundreds of addresses. */
+  stockNotify: { max: 10, timeWindow: HOUR },
   /** Requests no route matched: a flood of 404s must cost the sender as much as other reads. */
   notFound: { max: 300, timeWindow: MINUTE },
   /** The readiness probe: a load balancer asks every few seconds, and the answer is cached anyway. */

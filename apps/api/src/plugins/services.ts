@@ -15,6 +15,7 @@ import {
   createPromoService,
   createReviewService,
   createSandboxPaymentProvider,
+  createStockNotificationService,
   type DeliveryService,
   type IndexedProductSearch,
   type JobQueue,
@@ -26,6 +27,7 @@ import {
   type PaymentService,
   type PromoService,
   type ReviewService,
+  type StockNotificationService,
 } from '@store/core';
 import { createCodeCipher, type Database, devCodeKey } from '@store/db';
 import type { FastifyInstance } from 'fastify';
@@ -39,6 +41,8 @@ export interface Services {
   /** The catalogue's search index in this process, fresh from the database's change feed. */
   search: IndexedProductSearch;
   catalogue: CatalogueService;
+  /** "Tell me when it is back": requests kept, and written to when stock returns. */
+  stockNotifications: StockNotificationService;
   accounts: AccountService;
   reviews: ReviewService;
   basket: BasketService;
@@ -100,8 +104,26 @@ export default fp(async function services(
     intake: paymentEvents,
     logger: app.log,
   });
+  const stockNotifications = createStockNotificationService({
+    db: database.prisma,
+    queue,
+    publicUrl: env.PUBLIC_URL,
+    logger: app.log,
+  });
+  // Stock comes back by a code import (from the command line too), an order's codes returning, or an
+  // operator's change: each reaches every instance as a catalogue change, and the requests it
+  // answers are written once whichever instance gets there first. At start, what came back while
+  // no instance ran.
+  const notifyRestocked = () => {
+    stockNotifications.notifyRestocked().catch((error: unknown) => {
+      app.log.error({ err: error }, 'back-in-stock emails not written; the next change tries again');
+    });
+  };
+  search.onChange(notifyRestocked);
+  app.addHook('onReady', async () => notifyRestocked());
   app.decorate('services', {
     search,
+    stockNotifications,
     catalogue: createCatalogueService({ db: database.prisma, search, pageTtlMs: env.CATALOGUE_CACHE_MS }),
     accounts: createAccountService({
       db: database.prisma,

@@ -260,7 +260,11 @@ describe('products', () => {
 
 describe('GET /api/products/feedbacks/:id', () => {
   it('lists reviews newest first with their authors and the average', async () => {
-    const product = await ctx.database.prisma.product.findFirstOrThrow({ orderBy: { id: 'asc' } });
+    // One the demo's reviewers left alone, so these three are all it has.
+    const product = await ctx.database.prisma.product.findFirstOrThrow({
+      where: { reviews: { none: {} } },
+      orderBy: { id: 'asc' },
+    });
     const users = await Promise.all(
       ['Alice1', 'Bruno2', 'Chandra3'].map((name, index) =>
         ctx.database.prisma.user

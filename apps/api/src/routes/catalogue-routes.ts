@@ -5,6 +5,7 @@ import {
   CountriesResponseSchema,
   CurrenciesResponseSchema,
   MessageErrorSchema,
+  OkResponseSchema,
   PagingQuerySchema,
   PRODUCT_LISTS,
   ProductDetailQuerySchema,
@@ -17,6 +18,7 @@ import {
   ReviewsResponseSchema,
   SimilarProductsResponseSchema,
   SlugParamsSchema,
+  StockNotificationRequestSchema,
   ValidationErrorSchema,
 } from '@store/contract';
 import type { FastifyInstance } from 'fastify';
@@ -74,6 +76,24 @@ export default async function catalogueRoutes(fastify: FastifyInstance) {
       },
     },
     (request) => catalogue.getProduct(request.params.id, request.query.lang),
+  );
+
+  app.post(
+    '/products/:id/stock-notifications',
+    {
+      config: { rateLimit: app.rateLimitPreset('stockNotify') },
+      schema: {
+        tags,
+        params: ProductIdParamsSchema,
+        body: StockNotificationRequestSchema,
+        response: { 200: OkResponseSchema, 409: MessageErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { email, lang } = request.body;
+      await app.services.stockNotifications.subscribe(request.params.id, email, lang);
+      return { ok: true as const, message: 'We will write once when it is back in stock.' };
+    },
   );
 
   app.get(

@@ -201,8 +201,22 @@ describe('paying from the balance and delivery', () => {
     expect(codes).toEqual(expect.arrayContaining(shown));
     expect(OrderDeliverySchema.parse((await products(token, order.order_id)).body).products[0]?.codes).toHaveLength(2);
 
+    // The instructions come in the customer's saved language when the product has them.
+    await db().productTranslation.create({
+      data: {
+        productId: product.id,
+        locale: 'pt-BR',
+        description: 'Cartão de teste.',
+        activationInstructions: 'Abra a loja, escolha Resgatar e digite o código.',
+      },
+    });
+    await db().user.update({ where: { id: user.id }, data: { locale: 'pt-BR' } });
+    expect(OrderDeliverySchema.parse((await products(token, order.order_id)).body).products[0]).toMatchObject({
+      activation_instructions: 'Abra a loja, escolha Resgatar e digite o código.',
+    });
+
     const reveals = await db().codeReveal.findMany({ where: { userId: user.id } });
-    expect(reveals).toHaveLength(4);
+    expect(reveals).toHaveLength(6);
     expect(new Set(reveals.map((reveal) => reveal.route))).toEqual(
       new Set(['/api/payment-confirm/:orderId', '/api/payment-products/:id']),
     );

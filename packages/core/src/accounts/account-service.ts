@@ -89,6 +89,9 @@ function payloadText(payload: Prisma.JsonValue | null, key: 'email' | 'passwordH
   throw invalidToken();
 }
 
+/** The notices about the account itself; back-in-stock is the catalogue's. */
+type AccountNoticeTemplate = Exclude<NoticeTemplate, 'back-in-stock'>;
+
 export function createAccountService({
   db,
   queue,
@@ -110,7 +113,7 @@ export function createAccountService({
   };
 
   /** Where a notice sends the reader: help (the FAQ leads to support) or the store itself. */
-  const noticeLink: Record<NoticeTemplate, string> = {
+  const noticeLink: Record<AccountNoticeTemplate, string> = {
     'email-changed': `${base}/faq`,
     'email-in-use': `${base}/`,
   };
@@ -143,7 +146,7 @@ export function createAccountService({
   }
 
   /** Writes a notice (no token) to `to`, addressed to `user`, in the caller's transaction. */
-  function mailNotice(tx: Prisma.TransactionClient, user: UserRow, template: NoticeTemplate, to: string) {
+  function mailNotice(tx: Prisma.TransactionClient, user: UserRow, template: AccountNoticeTemplate, to: string) {
     return recordEmail(tx, {
       to,
       template,

@@ -127,6 +127,12 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         closing:
           'If this was you, sign in with this address instead. If not, just ignore this email: your account has not changed.',
       },
+      'back-in-stock': {
+        subject: 'Back in stock at {store}',
+        intro: 'The product you asked us to watch is back in stock at {store}. Codes of a popular card sell out fast.',
+        button: 'See the product',
+        closing: 'We wrote once, as you asked; to hear again, ask again on the product page.',
+      },
     },
     receipt: {
       subject: 'Your {store} order {order}',
@@ -212,6 +218,13 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'Alguém pediu para transferir outra conta da {store} para este endereço de e-mail. Ele já pertence à sua conta, por isso nada foi alterado e ninguém mais pode usá-lo.',
         button: 'Abrir a loja',
         closing: 'Se foi você, entre com este endereço. Se não foi, ignore este e-mail: sua conta não foi alterada.',
+      },
+      'back-in-stock': {
+        subject: 'De volta ao estoque na {store}',
+        intro:
+          'O produto que você pediu para acompanharmos voltou ao estoque na {store}. Os códigos de um cartão popular esgotam rápido.',
+        button: 'Ver o produto',
+        closing: 'Escrevemos uma vez, como você pediu; para ser avisado de novo, peça novamente na página do produto.',
       },
     },
     receipt: {
@@ -301,6 +314,14 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         closing:
           'Если это были вы, входите с этим адресом. Если нет, просто проигнорируйте это письмо — ваш аккаунт не изменился.',
       },
+      'back-in-stock': {
+        subject: 'Снова в наличии в {store}',
+        intro:
+          'Товар, за которым вы просили следить, снова в наличии в {store}. Коды популярных карт быстро заканчиваются.',
+        button: 'Открыть товар',
+        closing:
+          'Мы написали один раз, как вы просили; чтобы получить письмо снова, подпишитесь ещё раз на странице товара.',
+      },
     },
     receipt: {
       subject: 'Ваш заказ {order} в {store}',
@@ -385,6 +406,13 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'किसी ने {store} के एक दूसरे खाते को इस ईमेल पते पर ले जाने का अनुरोध किया। यह पता पहले से आपके खाते का है, इसलिए कुछ नहीं बदला गया और कोई और इसका उपयोग नहीं कर सकता।',
         button: 'स्टोर खोलें',
         closing: 'अगर यह आप थे, तो इसी पते से लॉग इन करें। अगर नहीं, तो इस ईमेल को अनदेखा करें: आपके खाते में कोई बदलाव नहीं हुआ है।',
+      },
+      'back-in-stock': {
+        subject: '{store} पर फिर से स्टॉक में',
+        intro:
+          'जिस उत्पाद पर नज़र रखने के लिए आपने कहा था, वह {store} पर फिर से स्टॉक में है। लोकप्रिय कार्ड के कोड जल्दी ख़त्म हो जाते हैं।',
+        button: 'उत्पाद देखें',
+        closing: 'आपके कहने पर हमने एक बार लिखा है; फिर से सूचना पाने के लिए उत्पाद पेज पर दोबारा अनुरोध करें।',
       },
     },
     receipt: {

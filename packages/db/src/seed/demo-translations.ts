@@ -191,3 +191,29 @@ export const CATEGORY_TRANSLATIONS: Record<string, Record<TranslatedLocale, Prod
     },
   },
 };
+
+/** Demo customers who left the demo's reviews; they have no password and cannot sign in. */
+export const DEMO_REVIEWERS = [
+  'Marina88',
+  'Rahul2024',
+  'Dmitry77',
+  'JoaoPedro',
+  'Priya21',
+  'Olga5',
+  'Lucas99',
+  'Anil42',
+];
+
+/** What shoppers write about a gift card, in the store's four languages, with the stars they gave. */
+export const DEMO_REVIEWS: Array<{ rating: number; text: string }> = [
+  { rating: 5, text: 'Code arrived right after payment and worked on the first try.' },
+  { rating: 5, text: 'Código chegou na hora, ativei sem problema nenhum. Recomendo!' },
+  { rating: 4, text: 'Всё пришло сразу, код активировался. Минус звезда за цену.' },
+  { rating: 5, text: 'भुगतान के तुरंत बाद कोड मिल गया और पहली बार में ही काम कर गया।' },
+  { rating: 4, text: 'Worked fine. Check the region before buying: mine had to match my account.' },
+  { rating: 5, text: 'Terceira compra aqui, sempre rápido. O código aparece no perfil.' },
+  { rating: 3, text: 'Код рабочий, но сначала не заметил, что карта только для другого региона.' },
+  { rating: 5, text: 'Great price compared with the official store, instant delivery.' },
+  { rating: 4, text: 'अच्छा अनुभव, कोड प्रोफ़ाइल में तुरंत दिखा।' },
+  { rating: 5, text: 'Comprei de presente, a pessoa resgatou na mesma hora.' },
+];

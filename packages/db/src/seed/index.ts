@@ -13,7 +13,7 @@ import {
   type Offer,
   PROMO_CODES,
 } from './demo-data.ts';
-import { CATEGORY_TRANSLATIONS } from './demo-translations.ts';
+import { CATEGORY_TRANSLATIONS, DEMO_REVIEWERS, DEMO_REVIEWS } from './demo-translations.ts';
 
 const DAY_MS = 86_400_000;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -156,6 +156,47 @@ async function seedProductTranslations(prisma: Prisma.TransactionClient) {
   await prisma.productTranslation.createMany({ data, skipDuplicates: true });
 }
 
+/**
+ * Reviews on about two thirds of the demo products, from demo customers who cannot sign in (their
+ * password hash is not a hash), so product pages and ratings show what a real store's would.
+ */
+async function seedReviews(prisma: Prisma.TransactionClient, now: Date) {
+  const random = prng(20_261_127);
+  await prisma.user.createMany({
+    data: DEMO_REVIEWERS.map((name) => ({
+      name,
+      email: `${name.toLowerCase()}@reviews.example.com`,
+      passwordHash: '!',
+      locale: 'en',
+      activatedAt: now,
+      emailVerifiedAt: now,
+    })),
+    skipDuplicates: true,
+  });
+  const reviewers = await prisma.user.findMany({
+    where: { name: { in: DEMO_REVIEWERS }, passwordHash: '!' },
+    select: { id: true },
+    orderBy: { name: 'asc' },
+  });
+  const products = await prisma.product.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+  const data = products.flatMap(({ id }) => {
+    if (random() < 0.33) return [];
+    const count = 1 + Math.floor(random() * Math.min(4, reviewers.length));
+    const start = Math.floor(random() * reviewers.length);
+    return Array.from({ length: count }, (_, index) => {
+      const review = DEMO_REVIEWS[Math.floor(random() * DEMO_REVIEWS.length)] ?? { rating: 5, text: 'Great.' };
+      return {
+        productId: id,
+        userId: reviewers[(start + index) % reviewers.length]?.id ?? '',
+        rating: review.rating,
+        text: review.text,
+        createdAt: new Date(now.getTime() - (1 + random() * 120) * DAY_MS),
+      };
+    });
+  });
+  await prisma.review.createMany({ data: data.filter((row) => row.userId !== ''), skipDuplicates: true });
+}
+
 function lookup(map: Map<string, number>, key: string): number {
   const id = map.get(key);
   if (id === undefined) throw new Error(`seed data refers to unknown ${key}`);
@@ -251,6 +292,7 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
   }
 
   await seedProductTranslations(tx);
+  await seedReviews(tx, now);
 
   await tx.promoCode.createMany({
     data: PROMO_CODES.map(({ categories: _, ...promo }) => promo),

@@ -162,6 +162,18 @@ describe('seedDemo', () => {
     expect(await db.prisma.productTranslation.count()).toBe(products * 4);
   });
 
+  it('gives most products real reviews from demo customers who cannot sign in', async () => {
+    const products = await db.prisma.product.count();
+    const reviewed = await db.prisma.product.count({ where: { reviews: { some: {} } } });
+    expect(reviewed).toBeGreaterThan(products / 2);
+    expect(reviewed).toBeLessThan(products);
+    const reviews = await db.prisma.review.findMany({ include: { user: true } });
+    expect(new Set(reviews.map((review) => review.rating))).toEqual(new Set([3, 4, 5]));
+    expect(reviews.some((review) => /[а-я]/.test(review.text))).toBe(true);
+    expect(reviews.some((review) => /[\u0900-\u097f]/.test(review.text))).toBe(true);
+    for (const review of reviews) expect(review.user.passwordHash).toBe('!');
+  });
+
   it('finds Steam for the typo "stem" through pg_trgm', async () => {
     const rows = await db.prisma.$queryRaw<Array<{ name: string }>>`
       SELECT name FROM products WHERE 'stem' <% name ORDER BY word_similarity('stem', name) DESC LIMIT 5`;

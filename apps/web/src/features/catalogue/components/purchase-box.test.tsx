@@ -2,7 +2,7 @@ import type { ProductDetail } from '@store/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { productFixture } from '../../../test/fixtures.ts';
+import { mockApi, productFixture } from '../../../test/fixtures.ts';
 import { renderWithApp } from '../../../test/render.tsx';
 import { PurchaseBox } from './purchase-box.tsx';
 
@@ -63,5 +63,30 @@ describe('the product page purchase box', () => {
     setup(detail({ stock: 0, in_stock: false }));
     expect(screen.queryByLabelText('Quantity')).toBeNull();
     expect(screen.getByTestId('activates-on')).toBeVisible();
+  });
+});
+
+describe('tell me when it is back', () => {
+  it('on a sold-out product keeps an address, in the interface language, and says so', async () => {
+    const api = mockApi({ 'POST /api/products/12/stock-notifications': { body: { ok: true, message: 'Kept.' } } });
+    vi.stubGlobal('fetch', vi.fn(api.fetchMock));
+    setup(detail({ stock: 0, in_stock: false }));
+    const email = screen.getByLabelText('Tell me when it is back: your email');
+    await userEvent.type(email, 'not-an-address');
+    await userEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a valid email address.');
+    expect(api.calls).toHaveLength(0);
+
+    await userEvent.clear(email);
+    await userEvent.type(email, 'ana@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    expect(await screen.findByTestId('notify-done')).toHaveTextContent('We will write to ana@example.com once');
+    expect(api.calls[0]?.body).toEqual({ email: 'ana@example.com', lang: 'en' });
+    vi.unstubAllGlobals();
+  });
+
+  it('is not offered while the product is in stock', () => {
+    setup(detail());
+    expect(screen.queryByTestId('notify-form')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
+import { BackInStockForm } from './back-in-stock-form.tsx';
 import { useCountryName } from './country-label.tsx';
 import styles from './purchase-box.module.css';
 
@@ -40,6 +41,7 @@ export function PurchaseBox({
         {t('shop.activatesOnly', { country: countryName(product.country.code, product.country.name) })}
       </p>
       {children(() => onBuy(quantity))}
+      {!product.in_stock && <BackInStockForm productId={product.id} />}
       {product.in_stock && (
         <>
           <p className={styles.stock} data-testid="stock-count">
