@@ -115,6 +115,17 @@ async function problems(page: Page): Promise<string[]> {
     if (root.scrollWidth > root.clientWidth)
       found.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
 
+    // Stacked above the page on narrow screens, the sidebar's row is as tall as its chips, no taller.
+    const aside = document.querySelector('main')?.previousElementSibling;
+    const main = document.querySelector('main');
+    if (aside instanceof HTMLElement && aside.tagName === 'ASIDE' && main && aside.firstElementChild) {
+      const row = aside.getBoundingClientRect();
+      if (row.bottom <= main.getBoundingClientRect().top + 1) {
+        const band = row.height - aside.firstElementChild.getBoundingClientRect().height;
+        if (band > 8) found.push(`blank band of ${Math.round(band)} px under the sidebar`);
+      }
+    }
+
     const named = (element: Element) =>
       `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ')[0]}` : ''} "${(element.textContent ?? '').trim().slice(0, 30)}"`;
 
