@@ -64,7 +64,7 @@ export function Component() {
         subtitle={t('holiday.dealsSubtitle')}
         icon={<GiftIcon size={26} />}
       />
-      <ProductListSection list="discounts" />
+      <ProductListSection list="discounts" headingLevel={3} />
     </>
   );
 }

@@ -24,6 +24,8 @@ export function CartButton() {
       <CartIcon />
       <span className={styles.buttonText}>{t('header.cart')}</span>
       {count > 0 && (
+        // The name ("Basket 2 items") holds what is seen, word and count, in the order seen: voice
+        // control finds the button by what it shows.
         <span className={styles.badge} data-testid="cart-count">
           {formatNumber(count, locale)}
         </span>
