@@ -352,3 +352,32 @@ test('every screen fits 320-1280 px and speaks the page language, in every langu
   const found = (await Promise.all(LANGUAGES.map((language) => walk(browser, request, language, info, names)))).flat();
   expect(found, `${found.length} problems`).toEqual([]);
 });
+
+test('the Devanagari web font loads for Hindi only', async ({ page }) => {
+  const fontRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/noto-sans-devanagari/i.test(request.url())) fontRequests.push(request.url());
+  });
+  for (const language of ['pt-BR', 'en', 'ru'] as const) {
+    await page.addInitScript((lang) => localStorage.setItem('lang', lang), language);
+    await page.goto('/');
+    await settled(page);
+    await page.waitForLoadState('networkidle');
+    expect(fontRequests, `no Devanagari font on a ${language} first load`).toEqual([]);
+  }
+
+  await page.addInitScript(() => localStorage.setItem('lang', 'hi'));
+  await page.goto('/');
+  await settled(page);
+  await expect.poll(() => fontRequests.some((url) => url.endsWith('.woff2'))).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts].some(
+          (face) => face.family.replace(/"/g, '') === 'Noto Sans Devanagari' && face.status === 'loaded',
+        );
+      }),
+    )
+    .toBe(true);
+});
