@@ -48,7 +48,12 @@ export default defineConfig({
     locale: 'en-US',
   },
   projects: [
-    { name: 'mobile', use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
+    {
+      name: 'mobile',
+      use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
+      // These walk every width themselves (or are about a keyboard): once, in the desktop project.
+      testIgnore: /(layout|accessibility|keyboard)\.spec\.ts$/,
+    },
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {

@@ -28,7 +28,7 @@ async function buy(page: Page, indexes: number[], { keepLast = false } = {}): Pr
   const bought: Bought[] = [];
   for (const [position, index] of indexes.entries()) {
     const card = buyableCards(page).nth(index);
-    const link = card.getByRole('heading', { level: 3 }).getByRole('link');
+    const link = card.getByRole('heading', { level: 2 }).getByRole('link');
     const name = ((await link.textContent()) ?? '').trim();
     const id = Number((await link.getAttribute('href'))?.split('/').pop());
     await card.getByRole('button', { name: `Buy ${name}` }).click();
@@ -104,7 +104,7 @@ test('basket: kept as a guest, merged on registration and login, WELCOME10, chec
   // As a guest: three products, then the basket from the last notification. A fourth product is
   // for another device of the customer.
   await page.goto('/');
-  const fourth = buyableCards(page).nth(3).getByRole('heading', { level: 3 }).getByRole('link');
+  const fourth = buyableCards(page).nth(3).getByRole('heading', { level: 2 }).getByRole('link');
   const d: Bought = {
     id: Number((await fourth.getAttribute('href'))?.split('/').pop()),
     name: ((await fourth.textContent()) ?? '').trim(),

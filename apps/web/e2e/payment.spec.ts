@@ -69,7 +69,7 @@ test('a customer with an empty balance meets the insufficient-funds modal, keybo
 
   // From here on, only the keyboard: buy the first product, open the basket, go to the checkout.
   const card = buyableCards(page).first();
-  const name = ((await card.getByRole('heading', { level: 3 }).textContent()) ?? '').trim();
+  const name = ((await card.getByRole('heading', { level: 2 }).textContent()) ?? '').trim();
   await tabTo(page, card.getByRole('button', { name: `Buy ${name}` }));
   await page.keyboard.press('Enter');
   const notification = page.getByTestId('added-notification');

@@ -8,6 +8,7 @@ import { BasketUiProvider } from '../features/basket/components/basket-ui-provid
 import { CHECKOUT_PATH } from '../features/checkout/paths.ts';
 import { PaymentHost } from '../features/payments/components/payment-host.tsx';
 import { useNavigationPending } from '../lib/transition-router.tsx';
+import { useTranslation } from '../lib/use-translation.tsx';
 import styles from './layout.module.css';
 import { RouteErrorBoundary } from './route-page.tsx';
 import { ScrollManager } from './scroll-manager.tsx';
@@ -20,12 +21,17 @@ const Footer = lazy(() => import('../components/layout/footer.tsx').then((module
  * SPEC.md section 2: the checkout has no category sidebar.
  */
 export function AppLayout() {
+  const { t } = useTranslation();
   const pending = useNavigationPending();
   const location = useLocation();
   const withSidebar = location.pathname !== CHECKOUT_PATH;
   return (
     <BasketUiProvider>
       <ScrollManager />
+      {/* The first Tab stop: past the header and the categories, straight to the page. */}
+      <a href="#main" className="skip-link">
+        {t('nav.skipToContent')}
+      </a>
       <div
         className={`${styles.progress} ${pending ? styles.progressActive : ''}`}
         role="progressbar"
@@ -38,7 +44,7 @@ export function AppLayout() {
             <Sidebar />
           </aside>
         )}
-        <main className={styles.main} id="main">
+        <main className={styles.main} id="main" tabIndex={-1}>
           {/* Mounted once: a navigation keeps the page on screen until the next one is ready. */}
           <RouteErrorBoundary location={location}>
             <Suspense fallback={<PageSkeleton />}>

@@ -104,8 +104,10 @@ export function storedLanguage(): Language {
   return DEFAULT_LANGUAGE;
 }
 
-function reflectLanguage(language: string) {
+function reflectLanguage(language: Language) {
   document.documentElement.lang = language;
+  // Hindi's Devanagari font: downloaded for Hindi alone, never on another language's first load.
+  if (language === 'hi') void import('../styles/devanagari-font.css');
 }
 
 /** Loads the stored language's catalogue and creates the page's translator with it. */

@@ -53,7 +53,7 @@ export function Component() {
           <li key={category.id}>
             <Link to={`/category/${category.id}`} className={styles.platform}>
               {category.svg_path && <img src={category.svg_path} alt="" width={32} height={32} />}
-              <span>{category.formatted_name}</span>
+              <span className={styles.platformName}>{category.formatted_name}</span>
             </Link>
           </li>
         ))}
@@ -64,7 +64,7 @@ export function Component() {
         subtitle={t('holiday.dealsSubtitle')}
         icon={<GiftIcon size={26} />}
       />
-      <ProductListSection list="discounts" />
+      <ProductListSection list="discounts" headingLevel={3} />
     </>
   );
 }

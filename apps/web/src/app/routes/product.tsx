@@ -178,7 +178,7 @@ export function Component() {
           <h2 id="similar-title" className={styles.sectionTitle}>
             {t('product.similar')}
           </h2>
-          <ProductGrid products={similar.data.products} />
+          <ProductGrid products={similar.data.products} headingLevel={3} />
         </section>
       )}
     </article>

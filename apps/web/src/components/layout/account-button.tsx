@@ -20,13 +20,20 @@ export function AccountButton() {
         disabled
         aria-current="page"
         aria-label={t('header.profile')}
+        id="account-button"
         data-testid="account-button"
       >
         <UserIcon />
         <span className={styles.buttonText}>{t('header.profile')}</span>
       </button>
     ) : (
-      <Link to="/profile" className={styles.iconButton} aria-label={t('header.profile')} data-testid="account-button">
+      <Link
+        to="/profile"
+        className={styles.iconButton}
+        aria-label={t('header.profile')}
+        id="account-button"
+        data-testid="account-button"
+      >
         <UserIcon />
         <span className={styles.buttonText}>{t('header.profile')}</span>
       </Link>
@@ -39,6 +46,7 @@ export function AccountButton() {
       className={`${styles.iconButton} ${styles.primary}`}
       onClick={() => openAuth('login')}
       aria-label={t('header.login')}
+      id="account-button"
       data-testid="account-button"
     >
       <UserIcon />

@@ -22,8 +22,10 @@ export function CartButton() {
       data-testid="cart-button"
     >
       <CartIcon />
-      <span className={styles.buttonText}>{t('header.cart')}</span>
+      <span className={styles.buttonText}>{t('header.cart')}</span>{' '}
       {count > 0 && (
+        // The name ("Basket 2 items") holds what is seen, word and count, in the order seen: voice
+        // control finds the button by what it shows.
         <span className={styles.badge} data-testid="cart-count">
           {formatNumber(count, locale)}
         </span>

@@ -16,7 +16,7 @@ export function Footer() {
     <footer className={styles.footer}>
       <div className={styles.inner}>
         <div className={styles.brand}>
-          <Link to="/" aria-label={t('nav.home')}>
+          <Link to="/" aria-label={`${t('app.name')} – ${t('nav.home')}`}>
             <Logo label={t('app.name')} />
           </Link>
           <p className={styles.tagline}>{t('app.tagline')}</p>

@@ -16,7 +16,7 @@ export function Header() {
   return (
     <header className={styles.header}>
       <div className={styles.bar}>
-        <Link to="/" className={styles.logo} aria-label={t('nav.home')}>
+        <Link to="/" className={styles.logo} aria-label={`${t('app.name')} – ${t('nav.home')}`}>
           <Logo label={t('app.name')} />
         </Link>
         <div className={`${styles.search} ${searchOpen ? styles.searchOpen : ''}`} data-testid="header-search">

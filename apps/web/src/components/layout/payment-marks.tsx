@@ -6,7 +6,8 @@ export function PaymentMarks({ label }: { label: string }) {
   return (
     <ul className={styles.marks} aria-label={label}>
       {CARD_TYPES.map((type) => (
-        <li key={type} className={styles.mark}>
+        // A brand's name is the same in every language; translation tools leave it alone too.
+        <li key={type} className={styles.mark} translate="no">
           <CardLogo type={type} />
         </li>
       ))}

@@ -1,7 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { BREAKPOINTS } from '@store/contract';
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { focusedOpener, rememberOpener, returnFocus } from '../../../lib/return-focus.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './modal.module.css';
 
@@ -21,7 +22,7 @@ interface ModalProps {
 
 /**
  * SPEC.md section 2's generic modal: close button, closes on an outside click only at 769 px and wider,
- * locks the page scroll (Radix does) and keeps focus inside.
+ * locks the page scroll (Radix does), keeps focus inside and, once closed, returns it to what opened it.
  */
 export function Modal({
   open,
@@ -34,6 +35,11 @@ export function Modal({
   children,
 }: ModalProps) {
   const { t } = useTranslation();
+  const opener = useRef<HTMLElement | null>(null);
+  // Before Radix moves the focus into the dialog (its effects run after layout effects).
+  useLayoutEffect(() => {
+    if (open) opener.current = focusedOpener();
+  }, [open]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -41,6 +47,13 @@ export function Modal({
         <Dialog.Content
           className={`${styles.dialog} ${centered ? styles.centered : ''}`}
           data-testid={testId}
+          ref={(element) => {
+            if (element) rememberOpener(element, opener.current);
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocus(opener.current);
+          }}
           onPointerDownOutside={(event) => {
             if (!window.matchMedia(OUTSIDE_CLOSE_QUERY).matches) event.preventDefault();
           }}

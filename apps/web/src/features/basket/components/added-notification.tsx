@@ -40,7 +40,8 @@ export default function AddedNotification({ product, onOpenBasket, onClosed }: A
           <CloseIcon size={16} />
         </Toast.Close>
       </Toast.Root>
-      <Toast.Viewport className={styles.viewport} />
+      {/* Radix fills in the key that reaches the notifications; its own label is English. */}
+      <Toast.Viewport className={styles.viewport} label={`${t('basket.notifications')} ({hotkey})`} />
     </Toast.Provider>
   );
 }

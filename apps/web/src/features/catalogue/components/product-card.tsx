@@ -11,10 +11,13 @@ export interface ProductCardProps {
   product: ProductSummary;
   onBuy: (product: ProductSummary) => void;
   eager?: boolean;
+  /** The name's heading level: one below the heading the grid sits under. */
+  headingLevel?: 2 | 3;
 }
 
 /** SPEC.md section 2 "Category listing": cover, cover text, country icon, name, price, More details, Buy. */
-export function ProductCard({ product, onBuy, eager }: ProductCardProps) {
+export function ProductCard({ product, onBuy, eager, headingLevel = 2 }: ProductCardProps) {
+  const Name = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();
   const countryName = useCountryName()(product.country.code, product.country.name);
   const href = `/product/${product.id}`;
@@ -42,9 +45,9 @@ export function ProductCard({ product, onBuy, eager }: ProductCardProps) {
           </span>
           {!product.in_stock && <span className={styles.out}>{t('product.outOfStock')}</span>}
         </div>
-        <h3 className={styles.name} id={`product-${product.id}-name`}>
+        <Name className={styles.name} id={`product-${product.id}-name`}>
           <Link to={href}>{product.name}</Link>
-        </h3>
+        </Name>
         <Price price={product.price} oldPrice={product.old_price} currency={product.currency} />
         <div className={styles.actions}>
           <Link to={href} className={styles.details}>

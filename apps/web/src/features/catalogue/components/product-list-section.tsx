@@ -10,7 +10,7 @@ import styles from './product-list-section.module.css';
  * Popular, new or discounted products with infinite loading: the next page loads when the end of the
  * grid comes near, and a Show more button does the same for keyboards and old browsers.
  */
-export function ProductListSection({ list }: { list: ProductListName }) {
+export function ProductListSection({ list, headingLevel }: { list: ProductListName; headingLevel?: 2 | 3 }) {
   const { t } = useTranslation();
   const query = useProductList(list);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -37,7 +37,7 @@ export function ProductListSection({ list }: { list: ProductListName }) {
 
   return (
     <>
-      <ProductGrid products={products} />
+      <ProductGrid products={products} headingLevel={headingLevel} />
       <div ref={sentinel} className={styles.more}>
         {hasNextPage && (
           <button
