@@ -109,6 +109,17 @@ export default defineConfig(({ command }) => ({
     manifest: true,
     target: 'es2022',
     assetsInlineLimit: 2048,
+    modulePreload: {
+      // Every browser the es2022 target runs in preloads modules itself.
+      polyfill: false,
+      // A lazy screen's list of files to fetch beside it leaves out those the first page already
+      // loaded (the libraries, the shared code, the runtime): preloading them again does nothing,
+      // and the list is part of the first download.
+      resolveDependencies: (_file, dependencies) =>
+        dependencies.filter(
+          (dependency) => !/(^|\/)(vendor|shell|rolldown-runtime)-[\w-]+\.(js|css)$/.test(dependency),
+        ),
+    },
     rolldownOptions: {
       output: {
         codeSplitting: {
