@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
 import { createCodeCipher, type OrderStatus } from '@store/db';
-import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
 import { formatMoney, renderEmail } from '../mail/templates.ts';
@@ -17,7 +17,7 @@ const cipher = createCodeCipher('3c'.repeat(32));
 const issuedCodes: string[] = [];
 let database: TestDatabase;
 let now = new Date();
-let refs: { categoryId: number; countryId: number; nominalCurrencyId: number };
+let refs: ProductRefs;
 const jobs: Job[] = [];
 
 const queue: JobQueue = {
@@ -41,12 +41,7 @@ let operations: ReturnType<typeof createOrderOperations>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const [category, country, currency] = await Promise.all([
-    db().category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db().country.create({ data: { code: 'US', name: 'United States' } }),
-    db().currency.create({ data: { codeName: 'USD' } }),
-  ]);
-  refs = { categoryId: category.id, countryId: country.id, nominalCurrencyId: currency.id };
+  refs = await createProductRefs(db());
   promo = createPromoService({ db: db(), clock });
   orders = createOrderService({ db: db(), promo, queue, publicUrl: 'https://store.test', clock });
   ledger = createLedgerService({ db: db() });

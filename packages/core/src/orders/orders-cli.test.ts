@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCodeCipher, devCodeKey } from '@store/db';
-import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
 import { creditBalance } from '../ledger/ledger-service.ts';
@@ -18,16 +18,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   folder = mkdtempSync(path.join(tmpdir(), 'orders-cli-'));
   const db = database.prisma;
-  const [category, country, currency] = await Promise.all([
-    db.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db.country.create({ data: { code: 'US', name: 'United States' } }),
-    db.currency.create({ data: { codeName: 'USD' } }),
-  ]);
+  const refs = await createProductRefs(db);
   const product = await db.product.create({
     data: {
-      categoryId: category.id,
-      countryId: country.id,
-      nominalCurrencyId: currency.id,
+      ...refs,
       name: 'CLI Card',
       nominalMinor: 1_000,
       priceMinor: 2_990,
