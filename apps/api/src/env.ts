@@ -1,6 +1,6 @@
 import { isIP, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS } from '@store/core';
+import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS, parseEnv } from '@store/core';
 import { devCodeKey } from '@store/db';
 import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
 import { z } from 'zod';
@@ -254,12 +254,5 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** Parses the environment once; a wrong one stops the boot with a list of everything wrong. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  // An empty variable means unset: `DATABASE_URL= pnpm start` runs the embedded mode.
-  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const parsed = EnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid environment:\n${problems.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(EnvSchema, source);
 }

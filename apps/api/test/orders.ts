@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { creditBalance } from '@store/core';
 import { createCodeCipher, devCodeKey, type PrismaClient } from '@store/db';
 import type { App } from '../src/app.ts';
+import { createTestProduct } from './products.ts';
 
 /** The key the test app encrypts codes with (no CODE_ENCRYPTION_KEY in tests). */
 export const testCipher = createCodeCipher(devCodeKey());
@@ -17,21 +18,11 @@ export async function createCodedProduct(
   { stock = 5, priceMinor = 2_990, name }: { stock?: number; priceMinor?: number; name?: string } = {},
 ) {
   counter += 1;
-  const [category, country, currency] = await Promise.all([
-    db.category.findUniqueOrThrow({ where: { slug: 'steam' } }),
-    db.country.findFirstOrThrow({ orderBy: { id: 'asc' } }),
-    db.currency.findFirstOrThrow({ orderBy: { id: 'asc' } }),
-  ]);
-  const product = await db.product.create({
-    data: {
-      categoryId: category.id,
-      countryId: country.id,
-      nominalCurrencyId: currency.id,
-      name: name ?? `Order Test Card ${randomBytes(3).toString('hex')} ${counter}`,
-      nominalMinor: 1_000,
-      priceMinor,
-      activationInstructions: 'Open the store, choose Redeem and type the code.',
-    },
+  const product = await createTestProduct(db, {
+    stock: 0,
+    priceMinor,
+    name: name ?? `Order Test Card ${randomBytes(3).toString('hex')} ${counter}`,
+    activationInstructions: 'Open the store, choose Redeem and type the code.',
   });
   const codes = Array.from({ length: stock }, () => `GC-${randomBytes(8).toString('hex').toUpperCase()}`);
   for (let start = 0; start < codes.length; start += 1_000) {

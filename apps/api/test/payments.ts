@@ -64,6 +64,35 @@ export async function customerWithOrder(
   return { ...customer, product, codes, orderId: order.order_id, totalMinor: order.total_minor };
 }
 
+/**
+ * A customer's order (see customerWithOrder) with the store's record of a card payment the provider
+ * knows as `providerPaymentId`.
+ */
+export async function customerWithCardPayment(app: App, db: PrismaClient, options: { count?: number } = {}) {
+  const order = await customerWithOrder(app, db, options);
+  const providerPaymentId = `pay_${randomBytes(12).toString('hex')}`;
+  const payment = await db.payment.create({
+    data: {
+      orderId: order.orderId,
+      provider: 'sandbox',
+      method: 'CARD',
+      amountMinor: order.totalMinor,
+      currency: 'BRL',
+      providerPaymentId,
+    },
+  });
+  return { ...order, providerPaymentId, paymentId: payment.id };
+}
+
+/** A form post to the sandbox, as the browser sends it. */
+export const postForm = (app: App, url: string, fields: Record<string, string>) =>
+  app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+
 export interface SandboxEvent {
   orderId: string;
   amountMinor: number;

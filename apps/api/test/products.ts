@@ -10,6 +10,9 @@ export interface TestProductOptions {
   /** A category slug of the demo catalogue. */
   category?: string;
   isActive?: boolean;
+  /** Default: a unique "Basket Test Card ..." name. */
+  name?: string;
+  activationInstructions?: string;
 }
 
 /**
@@ -28,10 +31,11 @@ export async function createTestProduct(db: PrismaClient, options: TestProductOp
       categoryId: category.id,
       countryId: country.id,
       nominalCurrencyId: currency.id,
-      name: `Basket Test Card ${randomBytes(3).toString('hex')} ${counter}`,
+      name: options.name ?? `Basket Test Card ${randomBytes(3).toString('hex')} ${counter}`,
       nominalMinor: 1_000,
       priceMinor: options.priceMinor ?? 2_990,
       isActive: options.isActive ?? true,
+      ...(options.activationInstructions ? { activationInstructions: options.activationInstructions } : {}),
     },
   });
   const stock = options.stock ?? 20;

@@ -128,6 +128,10 @@ describe('hosted page: the signed Request', () => {
     });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.body).toContain('Enter a valid card number.');
+    // What was typed comes back, except the CVC.
+    expect(invalid.body).toContain('value="4242 4242 4242 4241"');
+    expect(invalid.body).toContain('value="12/39"');
+    expect(invalid.body).not.toContain('value="123"');
     const declined = await sandbox.app.inject({
       method: 'POST',
       url,

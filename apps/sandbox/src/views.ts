@@ -24,8 +24,7 @@ function fieldError(errors: Record<string, string[]>, field: string, id: string)
   return errors[field] ? html`<p class="error" id="${id}">${FIELD_TEXT[field] ?? 'Check this field.'}</p>` : '';
 }
 
-/** The provider's own card form, on the hosted page and in the widget's frame. */
-export function cardForm(options: {
+export interface CardFormOptions {
   action: string;
   title: string;
   amountMinor: number;
@@ -33,7 +32,19 @@ export function cardForm(options: {
   description: string;
   values?: CardFormValues;
   errors?: Record<string, string[]>;
-}): SafeHtml {
+}
+
+/** For the card form shown again after a refused submit: what was typed (never the CVC) and what is wrong. */
+export function refusedCardForm(
+  body: unknown,
+  errors: Record<string, string[]>,
+): Pick<CardFormOptions, 'values' | 'errors'> {
+  const typed = (body ?? {}) as Record<string, string>;
+  return { values: { card_number: typed.card_number, expiry: typed.expiry }, errors };
+}
+
+/** The provider's own card form, on the hosted page and in the widget's frame. */
+export function cardForm(options: CardFormOptions): SafeHtml {
   const errors = options.errors ?? {};
   const values = options.values ?? {};
   const invalid = (field: string) =>

@@ -3,6 +3,7 @@ import {
   OUTBOX_SWEEP_INTERVAL_MS,
   PAYMENT_SWEEP_INTERVAL_MS,
   PENDING_PAYMENT_CHECK_MS,
+  parseEnv,
   SMTP_SEND_DEADLINE_MS,
 } from '@store/core';
 import { z } from 'zod';
@@ -71,11 +72,5 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** The worker exists only in the full stack, so PostgreSQL and Redis are both required. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const parsed = EnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid environment:\n${problems.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(EnvSchema, source);
 }

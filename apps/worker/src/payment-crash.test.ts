@@ -1,7 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import {
   createBullQueue,
   createLedgerService,
@@ -13,6 +10,7 @@ import { dropTestQueue, eventually } from '@store/core/testing';
 import { createCodeCipher } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkerProcesses, logEntries } from '../test/worker-process.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -20,18 +18,12 @@ if (!databaseUrl || !redisUrl) {
   console.warn('DATABASE_URL or REDIS_URL is not set: the worker is NOT killed mid-fulfilment here (CI sets both).');
 }
 
-const workerDir = fileURLToPath(new URL('..', import.meta.url));
 const cipher = createCodeCipher('7e'.repeat(32));
-
-interface WorkerProcess {
-  child: ChildProcess;
-  log: string[];
-}
 
 describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils a paid order', () => {
   const prefix = `test-pay-crash-${randomUUID()}`;
   let database: TestDatabase;
-  const workers: WorkerProcess[] = [];
+  const workers = createWorkerProcesses();
   let releaseCustomer: (() => void) | undefined;
 
   beforeAll(async () => {
@@ -39,47 +31,21 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
   });
   afterAll(async () => {
     releaseCustomer?.();
-    for (const worker of workers) await kill(worker);
+    await workers.killAll();
     await dropTestQueue(redisUrl!, prefix);
     await database?.cleanup();
   });
 
-  function startWorkerProcess(): WorkerProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: workerDir,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: database.url,
-        REDIS_URL: redisUrl,
-        QUEUE_PREFIX: prefix,
-        SMTP_URL: '',
-        SANDBOX_URL: '',
-        // Everything that waits for a dead worker, shortened so the test takes seconds, not minutes.
-        JOB_LOCK_MS: '1000',
-        PAYMENTS_SWEEP_INTERVAL_MS: '500',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const startWorkerProcess = () =>
+    workers.start({
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: prefix,
+      SMTP_URL: '',
+      SANDBOX_URL: '',
+      // The sweep that brings back a job that died with its worker, shortened so the test takes seconds.
+      PAYMENTS_SWEEP_INTERVAL_MS: '500',
     });
-    const worker = { child, log: [] as string[] };
-    for (const stream of [child.stdout, child.stderr]) {
-      stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => worker.log.push(...chunk.split('\n').filter(Boolean)));
-    }
-    workers.push(worker);
-    return worker;
-  }
-
-  async function kill(worker: WorkerProcess, signal: NodeJS.Signals = 'SIGKILL') {
-    const { child } = worker;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
 
   /** Database sessions of this test's database waiting for a row lock. */
   async function waitingForLocks(): Promise<number> {
@@ -194,12 +160,12 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
 
     const first = startWorkerProcess();
     await eventually(async () => (await waitingForLocks()) >= 1, 30_000);
-    await kill(first);
+    await workers.kill(first);
     // BullMQ finds the job stalled and hands it to the next worker, which waits behind the first one's
     // transaction (still open in the database until the lock lets it find its client gone).
     const second = startWorkerProcess();
     await eventually(async () => (await waitingForLocks()) >= 2, 30_000);
-    await kill(second);
+    await workers.kill(second);
 
     releaseCustomer?.();
     await holding;
@@ -228,16 +194,10 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     expect(await db.outboundEmail.count({ where: { template: 'order-receipt' } })).toBe(1);
     expect(await createLedgerService({ db }).findBalanceMismatches()).toEqual([]);
 
-    const log = third.log.flatMap((line) => {
-      try {
-        return [JSON.parse(line) as { msg?: string; eventIds?: string[] }];
-      } catch {
-        return [];
-      }
-    });
+    const log = logEntries<{ msg?: string; eventIds?: string[] }>(third);
     expect(log.some((entry) => entry.eventIds?.includes(eventId))).toBe(true);
 
-    await kill(third, 'SIGTERM');
+    await workers.kill(third, 'SIGTERM');
     expect(third.child.exitCode).toBe(0);
     expect(Date.now() - started).toBeLessThan(90_000);
   });

@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { createBullQueue, recordEmail } from '@store/core';
 import { dropTestQueue, eventually, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkerProcesses, logEntries } from '../test/worker-process.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -13,77 +11,36 @@ if (!databaseUrl || !redisUrl) {
   console.warn('DATABASE_URL or REDIS_URL is not set: the worker is NOT killed mid-send here (CI sets both).');
 }
 
-const workerDir = fileURLToPath(new URL('..', import.meta.url));
-
-/** A worker process started the way `pnpm --filter @store/worker start` does, its log kept. */
-interface WorkerProcess {
-  child: ChildProcess;
-  log: string[];
-}
-
 describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it sends the same email', () => {
   const prefix = `test-crash-${randomUUID()}`;
   let database: TestDatabase;
   let smtp: TestSmtpServer;
-  const workers: WorkerProcess[] = [];
+  const workers = createWorkerProcesses();
 
   beforeAll(async () => {
     database = await createTestDatabase();
     smtp = await startTestSmtpServer();
   });
   afterAll(async () => {
-    for (const worker of workers) await kill(worker);
+    await workers.killAll();
     await dropTestQueue(redisUrl!, prefix);
     await smtp?.close();
     await database?.cleanup();
   });
 
-  function startWorkerProcess(): WorkerProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: workerDir,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: database.url,
-        REDIS_URL: redisUrl,
-        SMTP_URL: smtp.url,
-        QUEUE_PREFIX: prefix,
-        // Everything that waits for a dead worker, shortened so the test takes seconds, not minutes.
-        JOB_LOCK_MS: '1000',
-        OUTBOX_SWEEP_INTERVAL_MS: '500',
-        SMTP_SEND_TIMEOUT_MS: '3000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const startWorkerProcess = () =>
+    workers.start({
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      SMTP_URL: smtp.url,
+      QUEUE_PREFIX: prefix,
+      // Everything else that waits for a dead worker, shortened so the test takes seconds, not minutes.
+      OUTBOX_SWEEP_INTERVAL_MS: '500',
+      SMTP_SEND_TIMEOUT_MS: '3000',
     });
-    const worker = { child, log: [] as string[] };
-    for (const stream of [child.stdout, child.stderr]) {
-      stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => worker.log.push(...chunk.split('\n').filter(Boolean)));
-    }
-    workers.push(worker);
-    return worker;
-  }
-
-  async function kill(worker: WorkerProcess, signal: NodeJS.Signals = 'SIGKILL') {
-    const { child } = worker;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
 
   const row = (id: string) => database.prisma.outboundEmail.findUniqueOrThrow({ where: { id } });
-  const entries = (worker: WorkerProcess) =>
-    worker.log.flatMap((line) => {
-      try {
-        return [JSON.parse(line) as { msg?: string; emailIds?: string[]; err?: { message?: string } }];
-      } catch {
-        return [];
-      }
-    });
+  const entries = logEntries<{ msg?: string; emailIds?: string[]; err?: { message?: string } }>;
 
   it('is sent once the worker runs again, with every attempt counted', { timeout: 60_000 }, async () => {
     const started = Date.now();
@@ -107,14 +64,14 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it sends th
 
     const first = startWorkerProcess();
     await eventually(() => smtp.dataStarted === 1, 20_000);
-    await kill(first);
+    await workers.kill(first);
     expect(await row(id)).toMatchObject({ status: 'PENDING', attempts: 1 });
 
     // BullMQ finds the job stalled and hands it to the next worker, which sends again once the dead
     // worker's claim on the row has lapsed.
     const second = startWorkerProcess();
     await eventually(() => smtp.dataStarted === 2, 25_000);
-    await kill(second);
+    await workers.kill(second);
     expect(await row(id)).toMatchObject({ status: 'PENDING', attempts: 2 });
     expect(smtp.received).toHaveLength(0);
 
@@ -133,7 +90,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it sends th
     expect(log.some((entry) => entry.msg === 'job failed' && /stalled/.test(entry.err?.message ?? ''))).toBe(true);
     expect(log.some((entry) => entry.emailIds?.includes(id))).toBe(true);
 
-    await kill(third, 'SIGTERM');
+    await workers.kill(third, 'SIGTERM');
     expect(third.child.exitCode).toBe(0);
     expect(Date.now() - started).toBeLessThan(60_000);
   });

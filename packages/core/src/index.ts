@@ -38,6 +38,7 @@ export * from './reviews/review-service.ts';
 export * from './search/catalogue-index.ts';
 export * from './search/indexed-product-search.ts';
 export * from './search/product-search.ts';
+export * from './shared/env.ts';
 export * from './shared/errors.ts';
 export * from './shared/logger.ts';
 export * from './shared/money.ts';

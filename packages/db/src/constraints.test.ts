@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodeCipher } from './code-cipher.ts';
-import { createTestDatabase, type TestDatabase } from './testing.ts';
+import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from './testing.ts';
 
 // What the migration adds beyond schema.prisma: the stock trigger, the CHECK constraints and pg_trgm.
 const cipher = createCodeCipher('0f'.repeat(32));
 let db: TestDatabase;
-let refs: { categoryId: number; countryId: number; nominalCurrencyId: number };
+let refs: ProductRefs;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const [category, country, currency] = await Promise.all([
-    db.prisma.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db.prisma.country.create({ data: { code: 'US', name: 'United States' } }),
-    db.prisma.currency.create({ data: { codeName: 'USD' } }),
-  ]);
-  refs = { categoryId: category.id, countryId: country.id, nominalCurrencyId: currency.id };
+  refs = await createProductRefs(db.prisma);
 });
 afterAll(async () => {
   await db?.cleanup();

@@ -101,3 +101,23 @@ async function startPostgresContainer() {
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
   return new PostgreSqlContainer(POSTGRES_IMAGE).start();
 }
+
+/** What a product row refers to: its category, country and nominal currency. */
+export interface ProductRefs {
+  categoryId: number;
+  countryId: number;
+  nominalCurrencyId: number;
+}
+
+/**
+ * In an empty test database, the rows a product needs to refer to (category steam, country US,
+ * currency USD); answers their ids, to spread into `product.create`'s data.
+ */
+export async function createProductRefs(prisma: Database['prisma']): Promise<ProductRefs> {
+  const [category, country, currency] = await Promise.all([
+    prisma.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
+    prisma.country.create({ data: { code: 'US', name: 'United States' } }),
+    prisma.currency.create({ data: { codeName: 'USD' } }),
+  ]);
+  return { categoryId: category.id, countryId: country.id, nominalCurrencyId: currency.id };
+}

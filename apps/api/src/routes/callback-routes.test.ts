@@ -4,7 +4,13 @@ import { createLedgerService } from '@store/core';
 import { eventually, signCallback } from '@store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helper.ts';
-import { customerWithOrder, sandboxEventBody, sendCallback, WEBHOOK_SECRET } from '../../test/payments.ts';
+import {
+  customerWithCardPayment,
+  customerWithOrder,
+  sandboxEventBody,
+  sendCallback,
+  WEBHOOK_SECRET,
+} from '../../test/payments.ts';
 
 // POST /api/payments/callback against the real in-process queue and job handlers: what is stored,
 // what is refused, and that a payment completes its order once however its callbacks arrive.
@@ -23,21 +29,7 @@ afterAll(async () => {
 const db = () => ctx.database.prisma;
 
 /** An order with the store's record of a card payment the provider knows as `providerPaymentId`. */
-async function paidByCard({ count = 1 } = {}) {
-  const order = await customerWithOrder(ctx.app, db(), { count });
-  const providerPaymentId = `pay_${randomBytes(12).toString('hex')}`;
-  const payment = await db().payment.create({
-    data: {
-      orderId: order.orderId,
-      provider: 'sandbox',
-      method: 'CARD',
-      amountMinor: order.totalMinor,
-      currency: 'BRL',
-      providerPaymentId,
-    },
-  });
-  return { ...order, providerPaymentId, paymentId: payment.id };
-}
+const paidByCard = ({ count = 1 } = {}) => customerWithCardPayment(ctx.app, db(), { count });
 
 const orderOf = (id: string) => db().order.findUniqueOrThrow({ where: { id } });
 const eventsOf = (orderId: string) => db().paymentEvent.findMany({ where: { orderId } });

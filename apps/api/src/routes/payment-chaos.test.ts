@@ -5,7 +5,7 @@ import { DEV_SANDBOX_API_KEY } from '@store/sandbox/dev-secrets';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/accounts.ts';
-import { CARDS, cardFields, customerWithOrder, listeningTestApp } from '../../test/payments.ts';
+import { CARDS, cardFields, customerWithOrder, listeningTestApp, postForm } from '../../test/payments.ts';
 import { loggerOptions } from '../app.ts';
 import { loadEnv } from '../env.ts';
 
@@ -44,14 +44,6 @@ async function chaos(settings: { duplicate: boolean; out_of_order: boolean; dela
   expect(response.statusCode).toBe(200);
 }
 
-const postForm = (url: string, fields: Record<string, string>) =>
-  ctx.app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(fields).toString(),
-  });
-
 describe('with the sandbox’s chaos switch on (duplicates, out of order, late)', () => {
   it('every order completes exactly once, and no code or card number is in a log, an email or a URL', {
     timeout: 60_000,
@@ -71,7 +63,10 @@ describe('with the sandbox’s chaos switch on (duplicates, out of order, late)'
       // success first. Then two cards that succeed outright.
       const challenged = PaymentResponseSchema.parse((await pay(third, CARDS.threeDsRedirect)).body);
       if (challenged.status !== '3DS_REDIRECT') throw new Error(`expected 3DS_REDIRECT, got ${challenged.status}`);
-      const passed = await postForm('/sandbox/3ds/challenge', { ...challenged.redirectParams, outcome: 'pass' });
+      const passed = await postForm(ctx.app, '/sandbox/3ds/challenge', {
+        ...challenged.redirectParams,
+        outcome: 'pass',
+      });
       expect(passed.statusCode).toBe(303);
       const returnUrl = String(passed.headers.location);
       expect(PaymentResponseSchema.parse((await pay(first, CARDS.success)).body).status).toBe('success');

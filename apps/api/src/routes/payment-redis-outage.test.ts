@@ -19,7 +19,7 @@ import { seedDemo } from '@store/db/seed';
 import { createTestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestDatabase } from '../../test/helper.ts';
-import { customerWithOrder, sandboxEventBody, sendCallback } from '../../test/payments.ts';
+import { customerWithCardPayment, sandboxEventBody, sendCallback } from '../../test/payments.ts';
 
 const canRun = hasRedisServer() && Boolean(process.env.DATABASE_URL);
 if (!canRun) {
@@ -80,21 +80,7 @@ describe.runIf(canRun)('payment callbacks while Redis is down', () => {
   }, async () => {
     const db = database.prisma;
     const orders = await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        const order = await customerWithOrder(ctx.app, db, { count: 1 });
-        const providerPaymentId = `pay_${randomBytes(12).toString('hex')}`;
-        await db.payment.create({
-          data: {
-            orderId: order.orderId,
-            provider: 'sandbox',
-            method: 'CARD',
-            amountMinor: order.totalMinor,
-            currency: 'BRL',
-            providerPaymentId,
-          },
-        });
-        return { ...order, providerPaymentId };
-      }),
+      Array.from({ length: 6 }, () => customerWithCardPayment(ctx.app, db, { count: 1 })),
     );
 
     await redis.stop();

@@ -13,7 +13,7 @@ import { createLedgerService } from '@store/core';
 import { eventually } from '@store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectFieldError, registerUser } from '../../test/accounts.ts';
-import { CARDS, cardFields, customerWithOrder, listeningTestApp } from '../../test/payments.ts';
+import { CARDS, cardFields, customerWithOrder, listeningTestApp, postForm } from '../../test/payments.ts';
 
 // The payment calls end to end: the store, the embedded sandbox and its callbacks over HTTP, the
 // in-process queue applying them. Every order ends where the one completion path takes it.
@@ -36,15 +36,6 @@ const statusOf = async (token: string, orderId: string) =>
 async function settles(token: string, orderId: string, expected: string) {
   await eventually(async () => (await statusOf(token, orderId)) === expected, 15_000);
 }
-
-/** A form post to the sandbox, as the browser sends it. */
-const postForm = (url: string, fields: Record<string, string>) =>
-  ctx.app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(fields).toString(),
-  });
 
 describe('OpenAPI', () => {
   it('documents every payment call and the callback', async () => {
@@ -115,16 +106,20 @@ describe('POST /payment with the store’s own card form', () => {
 
     // The browser posts PaReq, MD and TermUrl to the issuer, passes the challenge, and the issuer's
     // page posts PaRes to TermUrl.
-    const acs = await postForm(sandbox('/3ds/acs'), { PaReq: answer.PaReq, MD: answer.MD, TermUrl: answer.TermUrl });
+    const acs = await postForm(ctx.app, sandbox('/3ds/acs'), {
+      PaReq: answer.PaReq,
+      MD: answer.MD,
+      TermUrl: answer.TermUrl,
+    });
     expect(acs.statusCode).toBe(200);
     const token = /name="token" value="([^"]+)"/.exec(acs.body)?.[1];
-    const challenge = await postForm(sandbox('/3ds/challenge'), {
+    const challenge = await postForm(ctx.app, sandbox('/3ds/challenge'), {
       payment_id: answer.MD,
       token: token ?? '',
       outcome: 'pass',
     });
     const paRes = /name="PaRes" value="([^"]+)"/.exec(challenge.body)?.[1];
-    const term = await postForm(sandbox('/3ds/term'), { PaRes: paRes ?? '', MD: answer.MD });
+    const term = await postForm(ctx.app, sandbox('/3ds/term'), { PaRes: paRes ?? '', MD: answer.MD });
     expect(term.statusCode).toBe(303);
     expect(term.headers.location).toBe(`${ctx.publicUrl}/?paymentConfirmOrder=${buyer.orderId}`);
     await settles(buyer.token, buyer.orderId, 'success');
@@ -139,7 +134,7 @@ describe('POST /payment with the store’s own card form', () => {
     expect(answer.redirectMethod).toBe('GET');
     expect(new URL(answer.redirectUrl).pathname).toBe(sandbox('/3ds/challenge'));
     const { payment_id, token } = answer.redirectParams;
-    const failed = await postForm(sandbox('/3ds/challenge'), {
+    const failed = await postForm(ctx.app, sandbox('/3ds/challenge'), {
       payment_id: payment_id ?? '',
       token: token ?? '',
       outcome: 'fail',
@@ -241,9 +236,9 @@ describe('POST /payment/initialize: the hosted payment page', () => {
     );
     expect(again.payment_id).toBe(form.payment_id);
 
-    const opened = await postForm(sandbox('/hosted'), form.fields);
+    const opened = await postForm(ctx.app, sandbox('/hosted'), form.fields);
     expect(opened.statusCode).toBe(303);
-    const paid = await postForm(new URL(String(opened.headers.location)).pathname, {
+    const paid = await postForm(ctx.app, new URL(String(opened.headers.location)).pathname, {
       card_number: CARDS.success,
       expiry: '12/35',
       cvc: '123',
@@ -267,7 +262,7 @@ describe('instant bank transfer and UPI', () => {
     expect(sbp.image.media_type).toBe('image/png');
     expect(Buffer.from(sbp.image.content, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(sbp.payload).toBe(sbp.pay_link);
-    const confirmed = await postForm(new URL(sbp.pay_link).pathname, { decision: 'confirm' });
+    const confirmed = await postForm(ctx.app, new URL(sbp.pay_link).pathname, { decision: 'confirm' });
     expect(confirmed.statusCode).toBe(200);
     await settles(buyer.token, buyer.orderId, 'success');
   });
@@ -317,7 +312,7 @@ describe('instant bank transfer and UPI', () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const page = UpiPaymentResponseSchema.parse(answer.body);
     expect(page.intent).toMatch(/^upi:\/\/pay\?/);
-    const paid = await postForm(new URL(page.redirect_url).pathname, { decision: 'pay' });
+    const paid = await postForm(ctx.app, new URL(page.redirect_url).pathname, { decision: 'pay' });
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(fields.success_url);
     await settles(buyer.token, buyer.orderId, 'success');

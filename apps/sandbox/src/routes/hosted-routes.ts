@@ -6,7 +6,7 @@ import { decimalStringToMinor } from '../money.ts';
 import { CLOCK_SKEW_MS, HOSTED_REQUEST_MAX_AGE_MS } from '../options.ts';
 import { isHttpUrl, isOnOrigins } from '../redirects.ts';
 import { CardFormSchema, expiryParts } from '../schemas.ts';
-import { cardForm, errorPage } from '../views.ts';
+import { type CardFormOptions, cardForm, errorPage, refusedCardForm } from '../views.ts';
 import { sendDecision, sendNotFound } from './flows.ts';
 
 /**
@@ -15,6 +15,20 @@ import { sendDecision, sendNotFound } from './flows.ts';
  * browser to the request's return URL and calls its callback URL.
  */
 export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
+  /** A hosted payment's card form; after a refused submit, with what was typed and what is wrong. */
+  const hostedCardForm = (
+    payment: { id: string; amountMinor: number; currency: string; description: string },
+    refused: Pick<CardFormOptions, 'values' | 'errors'> = {},
+  ) =>
+    cardForm({
+      action: ctx.url(`/hosted/${payment.id}`),
+      title: 'Pay by card',
+      amountMinor: payment.amountMinor,
+      currency: payment.currency,
+      description: payment.description,
+      ...refused,
+    });
+
   app.post('/hosted', async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, unknown>;
     const decoded = decodeHostedRequest(form.Request, ctx.options.apiKey);
@@ -90,18 +104,7 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
       );
     }
     if (payment.status !== 'init') return sendDecision(ctx, reply, payment);
-    return ctx.sendPage(
-      reply,
-      200,
-      'Card payment',
-      cardForm({
-        action: ctx.url(`/hosted/${payment.id}`),
-        title: 'Pay by card',
-        amountMinor: payment.amountMinor,
-        currency: payment.currency,
-        description: payment.description,
-      }),
-    );
+    return ctx.sendPage(reply, 200, 'Card payment', hostedCardForm(payment));
   });
 
   app.post<{ Params: { id: string } }>('/hosted/:id', async (request, reply) => {
@@ -111,20 +114,11 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
     if (payment.status !== 'init') return reply.redirect(ctx.url(`/hosted/${payment.id}`), 303);
     const parsed = parseInput(CardFormSchema, request.body);
     if (!parsed.ok) {
-      const values = (request.body ?? {}) as Record<string, string>;
       return ctx.sendPage(
         reply,
         422,
         'Card payment',
-        cardForm({
-          action: ctx.url(`/hosted/${payment.id}`),
-          title: 'Pay by card',
-          amountMinor: payment.amountMinor,
-          currency: payment.currency,
-          description: payment.description,
-          values: { card_number: values.card_number, expiry: values.expiry },
-          errors: parsed.errors,
-        }),
+        hostedCardForm(payment, refusedCardForm(request.body, parsed.errors)),
       );
     }
     const step = ctx.charge(payment, { digits: parsed.data.card_number, ...expiryParts(parsed.data.expiry) }, 'page');

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CardInput, parseInput, type SandboxContext } from '../context.ts';
 import { decimalStringToMinor } from '../money.ts';
 import { CardFormSchema, expiryParts, WidgetRequestSchema } from '../schemas.ts';
-import { cardForm, closeOnEscape } from '../views.ts';
+import { type CardFormOptions, cardForm, closeOnEscape, refusedCardForm } from '../views.ts';
 import { sendNotFound, sendWidgetResult } from './flows.ts';
 
 const WIDGET_SCRIPT = readFileSync(new URL('../assets/widget.js', import.meta.url), 'utf8');
@@ -13,6 +13,20 @@ const WIDGET_SCRIPT = readFileSync(new URL('../assets/widget.js', import.meta.ur
  * card form in the frame. Only the store's origins may open a session (CORS) or frame the form.
  */
 export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
+  /** A widget session's card form; after a refused submit, with what was typed and what is wrong. */
+  const widgetCardForm = (
+    session: { id: string; amountMinor: number; currency: string; description: string },
+    refused: Pick<CardFormOptions, 'values' | 'errors'> = {},
+  ) =>
+    cardForm({
+      action: ctx.url(`/widget/frame/${session.id}`),
+      title: 'Card payment',
+      amountMinor: session.amountMinor,
+      currency: session.currency,
+      description: session.description,
+      ...refused,
+    });
+
   app.get('/widget.js', async (_request, reply) =>
     reply
       .headers({
@@ -66,19 +80,10 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
   app.get<{ Params: { id: string } }>('/widget/frame/:id', async (request, reply) => {
     const session = ctx.widgetSession(request.params.id);
     if (!session) return sendNotFound(ctx, reply, 'widget');
-    return ctx.sendPage(
-      reply,
-      200,
-      'Card payment',
-      cardForm({
-        action: ctx.url(`/widget/frame/${session.id}`),
-        title: 'Card payment',
-        amountMinor: session.amountMinor,
-        currency: session.currency,
-        description: session.description,
-      }),
-      { framable: true, script: closeOnEscape(session.id, session.origin) },
-    );
+    return ctx.sendPage(reply, 200, 'Card payment', widgetCardForm(session), {
+      framable: true,
+      script: closeOnEscape(session.id, session.origin),
+    });
   });
 
   app.post<{ Params: { id: string } }>('/widget/frame/:id', async (request, reply) => {
@@ -86,20 +91,11 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
     if (!session) return sendNotFound(ctx, reply, 'widget');
     const parsed = parseInput(CardFormSchema, request.body);
     if (!parsed.ok) {
-      const values = (request.body ?? {}) as Record<string, string>;
       return ctx.sendPage(
         reply,
         422,
         'Card payment',
-        cardForm({
-          action: ctx.url(`/widget/frame/${session.id}`),
-          title: 'Card payment',
-          amountMinor: session.amountMinor,
-          currency: session.currency,
-          description: session.description,
-          values: { card_number: values.card_number, expiry: values.expiry },
-          errors: parsed.errors,
-        }),
+        widgetCardForm(session, refusedCardForm(request.body, parsed.errors)),
         { framable: true, script: closeOnEscape(session.id, session.origin) },
       );
     }

@@ -1,18 +1,4 @@
-import { createDatabase } from '@store/db';
-import { loadCliEnvOrExit } from '@store/db/cli-env';
 import { runPaymentsCli } from '../payments/payments-cli.ts';
+import { runCommandLine } from './command-line.ts';
 
-try {
-  process.exitCode = await runPaymentsCli(process.argv.slice(2), {
-    openDatabase() {
-      const env = loadCliEnvOrExit();
-      return createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-    },
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  });
-} catch (error) {
-  // An operator needs the reason (a database that is down, a data dir in use), not a stack trace.
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-}
+await runCommandLine(runPaymentsCli, {});

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createCodeCipher } from '@store/db';
-import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../shared/errors.ts';
 import { CODE_MAX_LENGTH, importCodes } from './code-import.ts';
@@ -12,18 +12,12 @@ let productIds: number[];
 beforeAll(async () => {
   database = await createTestDatabase();
   const db = database.prisma;
-  const [category, country, currency] = await Promise.all([
-    db.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db.country.create({ data: { code: 'US', name: 'United States' } }),
-    db.currency.create({ data: { codeName: 'USD' } }),
-  ]);
+  const refs = await createProductRefs(db);
   const products = await Promise.all(
     ['A', 'B'].map((name) =>
       db.product.create({
         data: {
-          categoryId: category.id,
-          countryId: country.id,
-          nominalCurrencyId: currency.id,
+          ...refs,
           name: `Import ${name}`,
           nominalMinor: 1_000,
           priceMinor: 2_000,

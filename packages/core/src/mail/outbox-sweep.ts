@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
+import { repeatEvery } from '../shared/repeat.ts';
 
 export interface OutboxSweepDeps {
   db: PrismaClient;
@@ -64,29 +65,16 @@ export function startOutboxSweep(
   deps: OutboxSweepDeps & { logger: Logger },
   { intervalMs = OUTBOX_SWEEP_INTERVAL_MS, ...options }: SweepOptions & { intervalMs?: number } = {},
 ): OutboxSweeper {
-  let current: Promise<void> | undefined;
-  const tick = () => {
-    if (current) return;
-    current = sweepOutbox(deps, options)
-      .then(({ requeued, alreadyQueued }) => {
-        if (requeued.length > 0) {
-          deps.logger.info({ emailIds: requeued, alreadyQueued }, 'outbox sweep re-enqueued emails that had no job');
-        } else if (alreadyQueued > 0) {
-          deps.logger.debug({ alreadyQueued }, 'outbox sweep: every pending email is already queued');
-        }
-      })
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'outbox sweep failed'))
-      .finally(() => {
-        current = undefined;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await current;
+  return repeatEvery(
+    intervalMs,
+    async () => {
+      const { requeued, alreadyQueued } = await sweepOutbox(deps, options);
+      if (requeued.length > 0) {
+        deps.logger.info({ emailIds: requeued, alreadyQueued }, 'outbox sweep re-enqueued emails that had no job');
+      } else if (alreadyQueued > 0) {
+        deps.logger.debug({ alreadyQueued }, 'outbox sweep: every pending email is already queued');
+      }
     },
-  };
+    (error) => deps.logger.error({ err: error }, 'outbox sweep failed'),
+  );
 }

@@ -116,6 +116,28 @@ function buttonHtml(link: string, label: string): string {
   return `<p style="margin:24px 0;text-align:center;"><a href="${e(link)}" style="display:inline-block;padding:12px 24px;background:#4f46e5;color:#ffffff;text-decoration:none;border-radius:6px;font-size:16px;font-weight:bold;">${e(label)}</a></p>`;
 }
 
+type CommonTexts = (typeof EMAIL_TEXTS)[Locale]['common'];
+
+/**
+ * The greeting, by name when there is one, its name passed through `encode` (plain or HTML). The
+ * name is filled in last and separately, so braces in a customer's name are never read as placeholders.
+ */
+function greeting(common: CommonTexts, name: string, encode: (value: string) => string = (value) => value): string {
+  const trimmed = name.trim();
+  return trimmed ? fill(common.greeting, { name: encode(trimmed) }) : common.greetingNoName;
+}
+
+/** Under the button: the link written out, for a client that shows no buttons. */
+function linkHintHtml(common: CommonTexts, link: string): string {
+  const e = escapeHtml;
+  return `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${e(link)}" style="color:#4f46e5;word-break:break-all;">${e(link)}</a></p>`;
+}
+
+/** The plain-text message's last lines: the signature separator, the sign-off and the footer. */
+function signatureText(common: CommonTexts, signoff: string): string[] {
+  return ['-- ', signoff, common.footer, ''];
+}
+
 /**
  * The receipt of a completed order: what each line delivered, the total, what a shortfall returned
  * to the balance, and a button to the profile. Codes are never part of it.
@@ -144,12 +166,9 @@ function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): Ren
   const lines = receipt.lines.map(lineText);
   const total = fill(texts.total, values);
   const signoff = fill(common.signoff, values);
-  const name = data.name.trim();
-  const greeting = (encode: (value: string) => string) =>
-    name ? fill(common.greeting, { name: encode(name) }) : common.greetingNoName;
 
   const text = [
-    greeting((value) => value),
+    greeting(common, data.name),
     '',
     ...opening.flatMap((paragraph) => [paragraph, '']),
     texts.linesTitle,
@@ -161,20 +180,17 @@ function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): Ren
     '',
     texts.codesHint,
     '',
-    '-- ',
-    signoff,
-    common.footer,
-    '',
+    ...signatureText(common, signoff),
   ].join('\n');
 
   const body = [
-    `<p style="${PARAGRAPH}">${greeting(e)}</p>`,
+    `<p style="${PARAGRAPH}">${greeting(common, data.name, e)}</p>`,
     ...opening.map((paragraph) => `<p style="${PARAGRAPH}">${e(paragraph)}</p>`),
     `<p style="${PARAGRAPH}margin-bottom:4px;font-weight:bold;">${e(texts.linesTitle)}</p>`,
     `<ul style="${PARAGRAPH}padding-left:20px;">${lines.map((line) => `<li>${e(line)}</li>`).join('')}</ul>`,
     `<p style="${PARAGRAPH}font-weight:bold;">${e(total)}</p>`,
     buttonHtml(data.link, texts.button),
-    `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${e(data.link)}" style="color:#4f46e5;word-break:break-all;">${e(data.link)}</a></p>`,
+    linkHintHtml(common, data.link),
     `<p style="${PARAGRAPH}">${e(texts.codesHint)}</p>`,
     `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
   ].join('\n');
@@ -213,12 +229,9 @@ function renderBalanceNotice(
   );
   const balanceNow = fill(texts.balanceNow, values);
   const signoff = fill(common.signoff, values);
-  const name = data.name.trim();
-  const greeting = (encode: (value: string) => string) =>
-    name ? fill(common.greeting, { name: encode(name) }) : common.greetingNoName;
 
   const text = [
-    greeting((value) => value),
+    greeting(common, data.name),
     '',
     intro,
     '',
@@ -227,17 +240,14 @@ function renderBalanceNotice(
     `${texts.button}:`,
     data.link,
     '',
-    '-- ',
-    signoff,
-    common.footer,
-    '',
+    ...signatureText(common, signoff),
   ].join('\n');
   const body = [
-    `<p style="${PARAGRAPH}">${greeting(e)}</p>`,
+    `<p style="${PARAGRAPH}">${greeting(common, data.name, e)}</p>`,
     `<p style="${PARAGRAPH}">${e(intro)}</p>`,
     `<p style="${PARAGRAPH}font-weight:bold;">${e(balanceNow)}</p>`,
     buttonHtml(data.link, texts.button),
-    `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${e(data.link)}" style="color:#4f46e5;word-break:break-all;">${e(data.link)}</a></p>`,
+    linkHintHtml(common, data.link),
     `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
   ].join('\n');
   return { locale: lang, subject, html: htmlFrame(lang, subject, body, common.footer), text };
@@ -264,7 +274,6 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
   const texts = templates[template];
   if (!texts) throw new Error(`unknown email template ${template}`);
 
-  const name = data.name.trim();
   const values = { store: STORE_NAME, duration: formatDuration(data.expiresInMinutes, lang) };
   const subject = fill(texts.subject, values);
   const intro = fill(texts.intro, values);
@@ -273,13 +282,8 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
     ? [fill(templates[template].closing, values)]
     : [fill(common.expiry, values), fill(common.ignore, values)];
 
-  // The name is filled in last and separately, so braces in a customer's name are never read as placeholders.
-  const greeting = (encode: (value: string) => string) =>
-    name ? fill(common.greeting, { name: encode(name) }) : common.greetingNoName;
-  const plain = (value: string) => value;
-
   const text = [
-    greeting(plain),
+    greeting(common, data.name),
     '',
     intro,
     '',
@@ -288,19 +292,15 @@ export function renderEmail(template: EmailTemplate, locale: string, data: Email
     '',
     ...closing,
     '',
-    '-- ',
-    signoff,
-    common.footer,
-    '',
+    ...signatureText(common, signoff),
   ].join('\n');
 
   const e = escapeHtml;
-  const link = e(data.link);
   const body = [
-    `<p style="${PARAGRAPH}">${greeting(e)}</p>`,
+    `<p style="${PARAGRAPH}">${greeting(common, data.name, e)}</p>`,
     `<p style="${PARAGRAPH}">${e(intro)}</p>`,
     buttonHtml(data.link, texts.button),
-    `<p style="${SMALL}">${e(common.linkHint)}<br><a href="${link}" style="color:#4f46e5;word-break:break-all;">${link}</a></p>`,
+    linkHintHtml(common, data.link),
     ...closing.map((line) => `<p style="${PARAGRAPH}">${e(line)}</p>`),
     `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
   ].join('\n');

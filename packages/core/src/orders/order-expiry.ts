@@ -1,4 +1,5 @@
 import type { Logger } from '../shared/logger.ts';
+import { repeatEvery } from '../shared/repeat.ts';
 import type { OrderService } from './order-service.ts';
 
 /** How often unpaid orders are checked for expiry: an order expires at most this long after its time. */
@@ -17,33 +18,17 @@ export function startOrderExpirySweep(
   { orders, logger }: { orders: Pick<OrderService, 'expireOrders'>; logger: Logger },
   { intervalMs = ORDER_EXPIRY_SWEEP_INTERVAL_MS, batch = 100 }: { intervalMs?: number; batch?: number } = {},
 ): OrderExpirySweeper {
-  let current: Promise<void> | undefined;
-  let stopped = false;
-  const sweep = async () => {
-    let total = 0;
-    for (;;) {
-      const count = await orders.expireOrders({ limit: batch });
-      total += count;
-      if (count < batch || stopped) break;
-    }
-    if (total > 0) logger.info({ count: total }, 'unpaid orders expired');
-  };
-  const tick = () => {
-    if (current) return;
-    current = sweep()
-      .catch((error: unknown) => logger.error({ err: error }, 'order expiry sweep failed'))
-      .finally(() => {
-        current = undefined;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await current;
+  return repeatEvery(
+    intervalMs,
+    async (isStopped) => {
+      let total = 0;
+      for (;;) {
+        const count = await orders.expireOrders({ limit: batch });
+        total += count;
+        if (count < batch || isStopped()) break;
+      }
+      if (total > 0) logger.info({ count: total }, 'unpaid orders expired');
     },
-  };
+    (error) => logger.error({ err: error }, 'order expiry sweep failed'),
+  );
 }

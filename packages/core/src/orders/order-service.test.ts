@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
 import { createCodeCipher, type OrderStatus } from '@store/db';
-import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
 import { formatMoney, renderEmail } from '../mail/templates.ts';
@@ -17,7 +17,7 @@ const cipher = createCodeCipher('3c'.repeat(32));
 const issuedCodes: string[] = [];
 let database: TestDatabase;
 let now = new Date();
-let refs: { categoryId: number; countryId: number; nominalCurrencyId: number };
+let refs: ProductRefs;
 const jobs: Job[] = [];
 
 const queue: JobQueue = {
@@ -41,12 +41,7 @@ let operations: ReturnType<typeof createOrderOperations>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const [category, country, currency] = await Promise.all([
-    db().category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db().country.create({ data: { code: 'US', name: 'United States' } }),
-    db().currency.create({ data: { codeName: 'USD' } }),
-  ]);
-  refs = { categoryId: category.id, countryId: country.id, nominalCurrencyId: currency.id };
+  refs = await createProductRefs(db());
   promo = createPromoService({ db: db(), clock });
   orders = createOrderService({ db: db(), promo, queue, publicUrl: 'https://store.test', clock });
   ledger = createLedgerService({ db: db() });
@@ -95,6 +90,23 @@ async function putInBasket(userId: string, productId: number, quantity: number) 
   });
 }
 
+/** A customer (with `balanceMinor`) with `quantity` codes of a fresh product in the basket. */
+async function customerWithBasket({
+  balanceMinor = 0,
+  quantity,
+  ...product
+}: {
+  balanceMinor?: number;
+  quantity: number;
+  priceMinor?: number;
+  stock?: number;
+}) {
+  const user = await createCustomer(balanceMinor);
+  const created = await createProduct(product);
+  await putInBasket(user.id, created.product.id, quantity);
+  return { user, ...created };
+}
+
 async function recordPayment(orderId: string, amountMinor: number) {
   return db().payment.create({
     data: { orderId, provider: 'sandbox', method: 'CARD', status: 'SUCCEEDED', amountMinor, currency: 'BRL' },
@@ -127,9 +139,7 @@ async function expectBalancesMatchLedger() {
 
 describe('createOrder: a purchase from the server basket', () => {
   it('takes prices and names from the database, and the order waits ORDER_TTL_MINUTES for its payment', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct({ priceMinor: 1_990 });
-    await putInBasket(user.id, product.id, 2);
+    const { user, product } = await customerWithBasket({ priceMinor: 1_990, quantity: 2 });
     const created = await orders.createOrder(user.id, { type: 'purchase' });
     expect(created).toMatchObject({
       total_price: 39.8,
@@ -193,9 +203,7 @@ describe('createOrder: a purchase from the server basket', () => {
   });
 
   it('completes at once when a promo code takes the whole price', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct({ priceMinor: 500 });
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ priceMinor: 500, quantity: 1 });
     const code = `FREE${randomBytes(3).toString('hex').toUpperCase()}`;
     await promo.createPromoCode({ code, percent: 100 });
     const created = await orders.createOrder(user.id, { type: 'purchase', code });
@@ -205,9 +213,7 @@ describe('createOrder: a purchase from the server basket', () => {
   });
 
   it('reads the type from the body and ?type=spending, and refuses what does not fit', async () => {
-    const user = await createCustomer(10_000);
-    const { product } = await createProduct();
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ balanceMinor: 10_000, quantity: 1 });
     expect((await orders.createOrder(user.id, { type: 'purchase', queryType: 'spending' })).type).toBe('spending');
     expect((await orders.createOrder(user.id, { queryType: 'spending' })).type).toBe('spending');
     const fields = async (input: Parameters<typeof orders.createOrder>[1]) =>
@@ -220,9 +226,7 @@ describe('createOrder: a purchase from the server basket', () => {
   });
 
   it('refuses a spending order the balance cannot cover', async () => {
-    const user = await createCustomer(2_000);
-    const { product } = await createProduct({ priceMinor: 2_990 });
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ balanceMinor: 2_000, priceMinor: 2_990, quantity: 1 });
     expect(await errorOf(orders.createOrder(user.id, { type: 'spending' }))).toBeInstanceOf(InsufficientFundsError);
     expect(await db().order.count({ where: { userId: user.id } })).toBe(0);
   });
@@ -249,9 +253,7 @@ describe('createOrder: a top-up', () => {
 
 describe('spendBalance', () => {
   it('debits the balance, claims the codes, empties the basket and writes the receipt, in one go', async () => {
-    const user = await createCustomer(10_000);
-    const { product, codes } = await createProduct({ priceMinor: 2_990 });
-    await putInBasket(user.id, product.id, 2);
+    const { user, product, codes } = await customerWithBasket({ balanceMinor: 10_000, priceMinor: 2_990, quantity: 2 });
     const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
     jobs.length = 0;
     const spent = await orders.spendBalance(user.id, order_id);
@@ -295,9 +297,7 @@ describe('spendBalance', () => {
   });
 
   it('refuses a short balance with the insufficient-funds key and changes nothing', async () => {
-    const user = await createCustomer(3_000);
-    const { product } = await createProduct({ priceMinor: 2_990 });
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ balanceMinor: 3_000, priceMinor: 2_990, quantity: 1 });
     const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
     // Spent elsewhere in between: another order of the same customer takes the balance first.
     const other = await orders.createOrder(user.id, { type: 'spending' });
@@ -368,9 +368,7 @@ describe('completePaidOrder', () => {
   });
 
   it('delivers a purchase once, however often the same payment completes it', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct();
-    await putInBasket(user.id, product.id, 2);
+    const { user } = await customerWithBasket({ quantity: 2 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
     const payment = await recordPayment(order_id, total_minor);
     const input = { orderId: order_id, paymentId: payment.id, amountMinor: total_minor, currency: 'BRL' };
@@ -399,9 +397,7 @@ describe('completePaidOrder', () => {
   });
 
   it('gives a second payment of an order already paid back to the balance', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct();
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ quantity: 1 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
     const first = await recordPayment(order_id, total_minor);
     const second = await recordPayment(order_id, total_minor);
@@ -459,9 +455,7 @@ describe('completePaidOrder', () => {
   });
 
   it('refunds a discounted line at what was paid for it', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct({ priceMinor: 1_000, stock: 3 });
-    await putInBasket(user.id, product.id, 3);
+    const { user, product } = await customerWithBasket({ priceMinor: 1_000, stock: 3, quantity: 3 });
     const code = `HALF${randomBytes(3).toString('hex').toUpperCase()}`;
     await promo.createPromoCode({ code, percent: 50 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase', code });
@@ -482,9 +476,7 @@ describe('completePaidOrder', () => {
 
 describe('expiry', () => {
   it('expires unpaid orders after their time, gives their promo use back, and leaves others alone', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct();
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ quantity: 1 });
     const code = `EXP${randomBytes(3).toString('hex').toUpperCase()}`;
     await promo.createPromoCode({ code, percent: 10, maxUses: 1 });
     const due = await orders.createOrder(user.id, { type: 'purchase', code });
@@ -506,9 +498,7 @@ describe('expiry', () => {
   });
 
   it('still delivers an expired order that is paid late, while codes last', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct({ stock: 1 });
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ stock: 1, quantity: 1 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
     await expireNow(order_id);
     const payment = await recordPayment(order_id, total_minor);
@@ -523,9 +513,7 @@ describe('expiry', () => {
   });
 
   it('refunds an expired order paid late whose codes are gone', async () => {
-    const user = await createCustomer();
-    const { product } = await createProduct({ stock: 1 });
-    await putInBasket(user.id, product.id, 1);
+    const { user, product } = await customerWithBasket({ stock: 1, quantity: 1 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
     await expireNow(order_id);
     await db().productCode.deleteMany({ where: { productId: product.id } });
@@ -565,9 +553,7 @@ async function expireNow(orderId: string) {
 
 describe('refundOrder (operator)', () => {
   it('gives what is left of a paid order back to the balance once', async () => {
-    const user = await createCustomer(10_000);
-    const { product } = await createProduct({ priceMinor: 1_000 });
-    await putInBasket(user.id, product.id, 1);
+    const { user } = await customerWithBasket({ balanceMinor: 10_000, priceMinor: 1_000, quantity: 1 });
     const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
     await orders.spendBalance(user.id, order_id);
     const refunded = await operations.refundOrder(order_id);

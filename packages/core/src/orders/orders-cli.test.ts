@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createCodeCipher, devCodeKey } from '@store/db';
-import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
 import { creditBalance } from '../ledger/ledger-service.ts';
 import { formatMinor, parseOrdersCommand, runOrdersCli } from './orders-cli.ts';
 
@@ -20,16 +18,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   folder = mkdtempSync(path.join(tmpdir(), 'orders-cli-'));
   const db = database.prisma;
-  const [category, country, currency] = await Promise.all([
-    db.category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db.country.create({ data: { code: 'US', name: 'United States' } }),
-    db.currency.create({ data: { codeName: 'USD' } }),
-  ]);
+  const refs = await createProductRefs(db);
   const product = await db.product.create({
     data: {
-      categoryId: category.id,
-      countryId: country.id,
-      nominalCurrencyId: currency.id,
+      ...refs,
       name: 'CLI Card',
       nominalMinor: 1_000,
       priceMinor: 2_990,
@@ -43,23 +35,8 @@ afterAll(async () => {
 });
 
 /** Runs a command over the test database; answers the exit code and what was printed. */
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let opened = false;
-  const code = await runOrdersCli(argv, {
-    async openDatabase() {
-      opened = true;
-      // The test keeps its database open: the CLI's close must not end it.
-      return { ...database, close: async () => {} };
-    },
-    codeCipher: () => cipher,
-    publicUrl: () => 'https://shop.example',
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), opened };
-}
+const run = (argv: string[]) =>
+  runCliOver(runOrdersCli, database, argv, { codeCipher: () => cipher, publicUrl: () => 'https://shop.example' });
 
 function writeFile(name: string, text: string) {
   const file = path.join(folder, name);
@@ -214,27 +191,9 @@ describe('runOrdersCli', () => {
 });
 
 describe('the orders command', () => {
-  const execFileAsync = promisify(execFile);
-  const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-  const tsx = path.join(packageDir, 'node_modules/.bin/tsx');
-
   it('runs its entry point on the database the environment names and exits non-zero on a bad balance', async () => {
-    // Without a PostgreSQL test database, a throw-away embedded one in a folder of its own.
-    const dataDir = database.url ? undefined : mkdtempSync(path.join(tmpdir(), 'orders-cli-db-'));
-    const env: Record<string, string> = database.url ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir as string };
-    const spawn = async (args: string[]) => {
-      try {
-        const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/orders.ts', ...args], {
-          cwd: packageDir,
-          env: { PATH: process.env.PATH ?? '', ...env },
-          timeout: 60_000,
-        });
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const failed = error as { code?: number; stdout: string; stderr: string };
-        return { code: failed.code ?? -1, stdout: failed.stdout, stderr: failed.stderr };
-      }
-    };
+    const { env, cleanup } = entryPointEnv(database.url, 'orders-cli-db-');
+    const spawn = (args: string[]) => spawnCli('orders', args, env);
     try {
       const ok = await spawn(['verify-balances']);
       expect(ok).toMatchObject({ code: 0, stderr: '' });
@@ -252,7 +211,7 @@ describe('the orders command', () => {
       }
       expect((await spawn(['refund', 'nope'])).code).toBe(2);
     } finally {
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      cleanup();
     }
   }, 120_000);
 });

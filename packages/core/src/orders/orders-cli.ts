@@ -4,6 +4,14 @@ import { ORDER_STATUSES } from '@store/contract';
 import type { CodeCipher, Database, OrderStatus } from '@store/db';
 import { importCodes } from '../fulfilment/code-import.ts';
 import { createLedgerService } from '../ledger/ledger-service.ts';
+import {
+  type CliIo,
+  type ParsedCommand,
+  readCommandLine,
+  refuseArguments,
+  UUID,
+  wholeNumberOption,
+} from '../shared/cli.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { textTable } from '../shared/text-table.ts';
 import { createOrderOperations } from './order-operations.ts';
@@ -38,8 +46,6 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
 The database is DATABASE_URL, or the embedded one in DATA_DIR (stop the store first: embedded
 PostgreSQL takes one process at a time).`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export type OrdersCommand =
   | { kind: 'help' }
   | { kind: 'import-codes'; productId: number; file: string }
@@ -48,16 +54,10 @@ export type OrdersCommand =
   | { kind: 'ledger'; customer: string; limit: number }
   | { kind: 'verify-balances' };
 
-export type ParsedOrdersCommand = { ok: true; command: OrdersCommand } | { ok: false; errors: string[] };
+export type ParsedOrdersCommand = ParsedCommand<OrdersCommand>;
 
 function wholeNumber(option: string, value: string | undefined, max: number, errors: string[]): number | undefined {
-  if (value === undefined) return undefined;
-  const number = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= 1 && number <= max)) {
-    errors.push(`--${option}: '${value}' is not a whole number from 1 to ${max}`);
-    return undefined;
-  }
-  return number;
+  return wholeNumberOption(option, value, { min: 1, max }, errors);
 }
 
 function parse(command: string, args: string[]): ParsedOrdersCommand {
@@ -133,16 +133,7 @@ function parse(command: string, args: string[]): ParsedOrdersCommand {
 
 /** Reads the command line; every bad argument gets its own message. */
 export function parseOrdersCommand(argv: string[]): ParsedOrdersCommand {
-  const [command, ...args] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    return { ok: true, command: { kind: 'help' } };
-  }
-  try {
-    return parse(command, args);
-  } catch (error) {
-    // parseArgs refuses unknown options, options without their value and stray arguments.
-    return { ok: false, errors: [`${command}: ${(error as Error).message}`] };
-  }
+  return readCommandLine(argv, parse);
 }
 
 /** Minor units as the operator reads them: 2990 BRL -> "29.90 BRL". */
@@ -152,15 +143,11 @@ export function formatMinor(minor: number, currency = 'BRL'): string {
   return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')} ${currency}`;
 }
 
-export interface OrdersCliIo {
-  /** Opened only once the arguments are good. */
-  openDatabase(): Promise<Database>;
+export interface OrdersCliIo extends CliIo {
   /** The cipher codes are encrypted with; asked for only by import-codes. */
   codeCipher(): CodeCipher;
   /** Where customers open the store, for the link in a refund's email; asked for only by refund. */
   publicUrl(): string;
-  out(line: string): void;
-  err(line: string): void;
 }
 
 /** A command ready to run; an import carries the lines of its file, read before the database opened. */
@@ -254,11 +241,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
 /** Runs one command; answers the exit code: 0 done, 1 refused by the data or a failed check, 2 bad arguments. */
 export async function runOrdersCli(argv: string[], io: OrdersCliIo): Promise<number> {
   const parsed = parseOrdersCommand(argv);
-  if (!parsed.ok) {
-    for (const error of parsed.errors) io.err(`error: ${error}`);
-    io.err("Run 'pnpm --filter @store/core orders help' for the commands and their arguments.");
-    return 2;
-  }
+  if (!parsed.ok) return refuseArguments(io, 'orders', parsed.errors);
   const { command } = parsed;
   if (command.kind === 'help') {
     io.out(ORDERS_USAGE);

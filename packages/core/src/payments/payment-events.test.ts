@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Job } from '@store/contract';
 import { createCodeCipher } from '@store/db';
-import { createTestDatabase, type TestDatabase } from '@store/db/testing';
+import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedgerService } from '../ledger/ledger-service.ts';
 import { createOrderService } from '../orders/order-service.ts';
@@ -39,16 +39,11 @@ function recordingQueue() {
 }
 
 let orders: ReturnType<typeof createOrderService>;
-let refs: { categoryId: number; countryId: number; nominalCurrencyId: number };
+let refs: ProductRefs;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const [category, country, currency] = await Promise.all([
-    db().category.create({ data: { slug: 'steam', name: 'Steam', formattedName: 'Steam' } }),
-    db().country.create({ data: { code: 'US', name: 'United States' } }),
-    db().currency.create({ data: { codeName: 'USD' } }),
-  ]);
-  refs = { categoryId: category.id, countryId: country.id, nominalCurrencyId: currency.id };
+  refs = await createProductRefs(db());
   orders = createOrderService({
     db: db(),
     promo: createPromoService({ db: db(), clock }),

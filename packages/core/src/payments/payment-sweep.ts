@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
+import { repeatEvery } from '../shared/repeat.ts';
 import type { PaymentReconciler, ReconcileOptions } from './payment-reconcile.ts';
 
 export const PAYMENT_SWEEP_INTERVAL_MS = 30_000;
@@ -63,7 +64,6 @@ export function startPaymentSweep(
   { intervalMs = PAYMENT_SWEEP_INTERVAL_MS, eventAgeMs = intervalMs, ...reconcile }: PaymentSweepOptions = {},
 ): PaymentSweeper {
   const { logger, reconciler } = deps;
-  let current: Promise<void> | undefined;
   const sweep = async () => {
     try {
       const { requeued, alreadyQueued } = await sweepPaymentEvents(deps, { olderThanMs: eventAgeMs });
@@ -81,19 +81,6 @@ export function startPaymentSweep(
       logger.error({ err: error }, 'pending payment sweep failed');
     }
   };
-  const tick = () => {
-    if (current) return;
-    current = sweep().finally(() => {
-      current = undefined;
-    });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await current;
-    },
-  };
+  // Each half logs its own failure, so one failing does not keep the other from running.
+  return repeatEvery(intervalMs, sweep, (error) => logger.error({ err: error }, 'payment sweep failed'));
 }

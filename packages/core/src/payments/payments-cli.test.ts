@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliOver } from '../cli/testing.ts';
 import { createPaymentEventIntake } from './payment-events.ts';
 import { parsePaymentsCommand, runPaymentsCli } from './payments-cli.ts';
 import type { PaymentCallbackEvent } from './provider.ts';
@@ -56,20 +57,7 @@ afterAll(async () => {
   await database?.cleanup();
 });
 
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let opened = false;
-  const code = await runPaymentsCli(argv, {
-    async openDatabase() {
-      opened = true;
-      return { ...database, close: async () => {} };
-    },
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), opened };
-}
+const run = (argv: string[]) => runCliOver(runPaymentsCli, database, argv, {});
 
 describe('payments command line', () => {
   it('refuses bad arguments, each with its message, before opening the database', async () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { Database } from '@store/db';
 import { formatMinor } from '../orders/orders-cli.ts';
+import { type CliIo, type ParsedCommand, readCommandLine, refuseArguments, UUID } from '../shared/cli.ts';
+import { textTable } from '../shared/text-table.ts';
 
 /**
  * The operator's look at payments: `pnpm --filter @store/core payments <command>`. It only reads:
@@ -20,14 +21,12 @@ export const PAYMENTS_USAGE = `Usage: pnpm --filter @store/core payments <comman
 The database is DATABASE_URL, or the embedded one in DATA_DIR (stop the store first: embedded
 PostgreSQL takes one process at a time).`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export type PaymentsCommand =
   | { kind: 'help' }
   | { kind: 'events'; filter: 'all' | 'waiting' | 'set-aside'; orderId?: string; limit: number }
   | { kind: 'order'; orderId: string };
 
-export type ParsedPaymentsCommand = { ok: true; command: PaymentsCommand } | { ok: false; errors: string[] };
+export type ParsedPaymentsCommand = ParsedCommand<PaymentsCommand>;
 
 function parse(command: string, args: string[]): ParsedPaymentsCommand {
   const errors: string[] = [];
@@ -70,36 +69,10 @@ function parse(command: string, args: string[]): ParsedPaymentsCommand {
 
 /** Reads the command line; every bad argument gets its own message. */
 export function parsePaymentsCommand(argv: string[]): ParsedPaymentsCommand {
-  const [command, ...args] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    return { ok: true, command: { kind: 'help' } };
-  }
-  try {
-    return parse(command, args);
-  } catch (error) {
-    // parseArgs refuses unknown options, options without their value and stray arguments.
-    return { ok: false, errors: [`${command}: ${(error as Error).message}`] };
-  }
+  return readCommandLine(argv, parse);
 }
 
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
-  );
-  return [header, ...rows].map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] as number))
-      .join('  ')
-      .trimEnd(),
-  );
-}
-
-export interface PaymentsCliIo {
-  /** Opened only once the arguments are good. */
-  openDatabase(): Promise<Database>;
-  out(line: string): void;
-  err(line: string): void;
-}
+export type PaymentsCliIo = CliIo;
 
 type EventRow = {
   receivedAt: Date;
@@ -127,17 +100,13 @@ function eventLines(events: EventRow[]): string[] {
     String(event.attempts),
     event.lastError ?? '',
   ]);
-  return table(['RECEIVED', 'SOURCE', 'EVENT', 'TYPE', 'VERSION', 'ORDER', 'STATE', 'TRIES', 'LAST ERROR'], rows);
+  return textTable(['RECEIVED', 'SOURCE', 'EVENT', 'TYPE', 'VERSION', 'ORDER', 'STATE', 'TRIES', 'LAST ERROR'], rows);
 }
 
 /** Runs one command; answers the exit code: 0 done, 1 nothing found, 2 bad arguments. */
 export async function runPaymentsCli(argv: string[], io: PaymentsCliIo): Promise<number> {
   const parsed = parsePaymentsCommand(argv);
-  if (!parsed.ok) {
-    for (const error of parsed.errors) io.err(`error: ${error}`);
-    io.err("Run 'pnpm --filter @store/core payments help' for the commands and their arguments.");
-    return 2;
-  }
+  if (!parsed.ok) return refuseArguments(io, 'payments', parsed.errors);
   const { command } = parsed;
   if (command.kind === 'help') {
     io.out(PAYMENTS_USAGE);
@@ -185,7 +154,7 @@ export async function runPaymentsCli(argv: string[], io: PaymentsCliIo): Promise
     ]);
     if (rows.length === 0) io.out('no payments');
     else {
-      for (const line of table(
+      for (const line of textTable(
         ['PAYMENT', 'CREATED', 'METHOD', 'STATUS', 'AMOUNT', 'PROVIDER ID', 'VERSION', 'CARD', 'FAILURE'],
         rows,
       )) {

@@ -254,23 +254,14 @@ export type PaymentEventType = 'payment.pending' | 'payment.succeeded' | 'paymen
  * A verified callback. `eventId` is the provider's unique id for the event (the Standard Webhooks
  * `webhook-id`): the same event delivered twice carries the same id, so storing it under a unique
  * key makes a duplicate a no-op. `version` grows with every change of the payment: an event older
- * than one already applied changes nothing (callbacks arrive out of order).
+ * than one already applied changes nothing (callbacks arrive out of order). Its fields are the
+ * payment as the provider knew it at that version.
  */
-export interface PaymentCallbackEvent {
+export interface PaymentCallbackEvent extends Omit<ProviderPayment, 'createdAt' | 'updatedAt'> {
   provider: string;
   eventId: string;
   type: PaymentEventType;
   occurredAt: Date;
-  providerPaymentId: string;
-  orderId: string;
-  method: ProviderPaymentMethod;
-  status: ProviderPaymentStatus;
-  amountMinor: number;
-  currency: string;
-  refundedMinor: number;
-  failureReason: PaymentFailureReason | null;
-  card: CardSummary | null;
-  version: number;
   /** The parsed body, for `payment_events.payload`. */
   payload: unknown;
 }

@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createCodeCipher, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
 import { parsePromoCommand, runPromoCli } from './promo-cli.ts';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
@@ -28,22 +23,7 @@ function errorsOf(argv: string[]): string[] {
 }
 
 /** Runs a command over the test database; answers the exit code and what was printed. */
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let opened = false;
-  const code = await runPromoCli(argv, {
-    async openDatabase() {
-      opened = true;
-      // The test keeps its database open: the CLI's close must not end it.
-      return { ...database, close: async () => {} };
-    },
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    clock: () => NOW,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), opened };
-}
+const run = (argv: string[]) => runCliOver(runPromoCli, database, argv, { clock: () => NOW });
 
 describe('parsePromoCommand', () => {
   it('reads a full create command', () => {
@@ -202,39 +182,19 @@ describe('runPromoCli', () => {
 });
 
 describe('the promo command', () => {
-  const execFileAsync = promisify(execFile);
-  const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-  const tsx = path.join(packageDir, 'node_modules/.bin/tsx');
-
-  /** Runs the real entry point in its own process, on this test's database. */
-  async function spawnPromo(args: string[], env: Record<string, string>) {
-    try {
-      const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/promo.ts', ...args], {
-        cwd: packageDir,
-        env: { PATH: process.env.PATH ?? '', ...env },
-        timeout: 60_000,
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code?: number; stdout: string; stderr: string };
-      return { code: failed.code ?? -1, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
-
   it('creates a code in the database the environment names, and exits non-zero when refused', async () => {
-    // Without a PostgreSQL test database, a throw-away embedded one in a folder of its own.
-    const dataDir = database.url ? undefined : mkdtempSync(path.join(tmpdir(), 'promo-cli-'));
-    const env: Record<string, string> = database.url ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir as string };
+    const { env, cleanup } = entryPointEnv(database.url, 'promo-cli-');
+    const spawnPromo = (args: string[]) => spawnCli('promo', args, env);
     try {
-      const created = await spawnPromo(['create', '--code', 'spawned5', '--percent', '5'], env);
+      const created = await spawnPromo(['create', '--code', 'spawned5', '--percent', '5']);
       expect(created).toMatchObject({ code: 0, stderr: '' });
       expect(created.stdout).toMatch(/^created SPAWNED5: 5% off whole basket/);
       // The second run finds what the first stored.
-      const again = await spawnPromo(['create', '--code', 'SPAWNED5', '--percent', '5'], env);
+      const again = await spawnPromo(['create', '--code', 'SPAWNED5', '--percent', '5']);
       expect(again.code).toBe(1);
       expect(again.stderr).toBe('error: the code SPAWNED5 exists already.\n');
     } finally {
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      cleanup();
     }
   }, 120_000);
 });

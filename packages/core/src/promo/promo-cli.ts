@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { PromoCodeSchema } from '@store/contract';
-import type { Database } from '@store/db';
+import { type CliIo, type ParsedCommand, readCommandLine, refuseArguments, wholeNumberOption } from '../shared/cli.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { textTable } from '../shared/text-table.ts';
 import { createPromoService, type NewPromoCode, type PromoCodeView } from './promo-service.ts';
@@ -34,7 +34,7 @@ export type PromoCommand =
   | { kind: 'list' }
   | { kind: 'deactivate'; code: string };
 
-export type ParsedPromoCommand = { ok: true; command: PromoCommand } | { ok: false; errors: string[] };
+export type ParsedPromoCommand = ParsedCommand<PromoCommand>;
 
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const MAX_INT = 2_147_483_647;
@@ -52,21 +52,6 @@ function parseDate(option: string, value: string | undefined, errors: string[]):
     return undefined;
   }
   return date;
-}
-
-function parseWholeNumber(
-  option: string,
-  value: string | undefined,
-  range: { min: number; max: number },
-  errors: string[],
-): number | undefined {
-  if (value === undefined) return undefined;
-  const number = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= range.min && number <= range.max)) {
-    errors.push(`--${option}: '${value}' is not a whole number from ${range.min} to ${range.max}`);
-    return undefined;
-  }
-  return number;
 }
 
 function parseList(option: string, value: string | undefined, item: RegExp, what: string, errors: string[]) {
@@ -105,12 +90,12 @@ function parseCreate(args: string[], now: Date): ParsedPromoCommand {
     else errors.push(`--code: '${values.code}' is not 3 to 32 letters, digits, _ or -`);
   }
   if (values.percent === undefined) errors.push('--percent: required');
-  const percent = parseWholeNumber('percent', values.percent, { min: 1, max: 100 }, errors);
+  const percent = wholeNumberOption('percent', values.percent, { min: 1, max: 100 }, errors);
   const validFrom = parseDate('from', values.from, errors);
   const validUntil = parseDate('until', values.until, errors);
   if (validFrom && validUntil && validUntil <= validFrom) errors.push('--until: must be later than --from');
   if (validUntil && validUntil <= now) errors.push('--until: is in the past, so the code could never be used');
-  const maxUses = parseWholeNumber('max-uses', values['max-uses'], { min: 1, max: MAX_INT }, errors);
+  const maxUses = wholeNumberOption('max-uses', values['max-uses'], { min: 1, max: MAX_INT }, errors);
   const categories = parseList('categories', values.categories, /^[a-z0-9-]{1,64}$/, 'a category slug', errors);
   const products = parseList('products', values.products, /^[1-9]\d{0,9}$/, 'a product id', errors);
   const productIds = products?.map(Number);
@@ -125,14 +110,8 @@ function parseCreate(args: string[], now: Date): ParsedPromoCommand {
 
 /** Reads the command line; every bad argument gets its own message. */
 export function parsePromoCommand(argv: string[], now: Date = new Date()): ParsedPromoCommand {
-  const [command, ...args] = argv;
-  try {
+  return readCommandLine(argv, (command, args): ParsedPromoCommand => {
     switch (command) {
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        return { ok: true, command: { kind: 'help' } };
       case 'create':
         return parseCreate(args, now);
       case 'list':
@@ -146,10 +125,7 @@ export function parsePromoCommand(argv: string[], now: Date = new Date()): Parse
       default:
         return { ok: false, errors: [`'${command}' is not a command: use create, list or deactivate`] };
     }
-  } catch (error) {
-    // parseArgs refuses unknown options, options without their value and stray arguments.
-    return { ok: false, errors: [`${command}: ${(error as Error).message}`] };
-  }
+  });
 }
 
 const formatDate = (date: Date | null) => (date ? date.toISOString() : '-');
@@ -183,11 +159,7 @@ export function formatPromoTable(views: PromoCodeView[]): string[] {
   return textTable(header, rows);
 }
 
-export interface PromoCliIo {
-  /** Opened only once the arguments are good. */
-  openDatabase(): Promise<Database>;
-  out(line: string): void;
-  err(line: string): void;
+export interface PromoCliIo extends CliIo {
   clock?: () => Date;
 }
 
@@ -195,11 +167,7 @@ export interface PromoCliIo {
 export async function runPromoCli(argv: string[], io: PromoCliIo): Promise<number> {
   const clock = io.clock ?? (() => new Date());
   const parsed = parsePromoCommand(argv, clock());
-  if (!parsed.ok) {
-    for (const error of parsed.errors) io.err(`error: ${error}`);
-    io.err("Run 'pnpm --filter @store/core promo help' for the commands and their arguments.");
-    return 2;
-  }
+  if (!parsed.ok) return refuseArguments(io, 'promo', parsed.errors);
   const { command } = parsed;
   if (command.kind === 'help') {
     io.out(PROMO_USAGE);
