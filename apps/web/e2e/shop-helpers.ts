@@ -49,7 +49,7 @@ export async function pickProduct(page: Page, info: TestInfo, slot: number) {
   const cards = buyableCards(page);
   await expect(cards.first()).toBeVisible();
   const card = cards.nth(index % (await cards.count()));
-  const name = ((await card.getByRole('heading', { level: 3 }).textContent()) ?? '').trim();
+  const name = ((await card.getByRole('heading').textContent()) ?? '').trim();
   return { card, name };
 }
 
