@@ -50,3 +50,10 @@ export const openAuth = (tab: AuthTab = 'login', options: { stay?: boolean } = {
 export const openResetRequest = () => set({ ...closed, resetRequest: true });
 export const showNotice = (notice: AccountNotice) => set({ ...closed, notice });
 export const closeAccountUi = () => set(closed);
+/**
+ * Closes the auth modal once its login is done, and only it: by then an emailed link waiting for the
+ * login may already have put up its notice ("Email confirmed"), which must stay.
+ */
+export const closeAuth = () => {
+  if (state.auth) set(closed);
+};

@@ -1,7 +1,14 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from '../../../lib/use-translation.tsx';
-import { type AuthTab, closeAccountUi, openAuth, openResetRequest, showNotice } from '../account-ui-store.ts';
+import {
+  type AuthTab,
+  closeAccountUi,
+  closeAuth,
+  openAuth,
+  openResetRequest,
+  showNotice,
+} from '../account-ui-store.ts';
 import { LoginForm } from './login-form.tsx';
 import styles from './modal.module.css';
 import { Modal } from './modal.tsx';
@@ -33,7 +40,7 @@ export function AuthModal({ tab, stay }: { tab: AuthTab; stay: boolean }) {
         <Tabs.Content value="login">
           <LoginForm
             onSuccess={() => {
-              closeAccountUi();
+              closeAuth();
               if (!stay) navigate('/profile');
             }}
             onForgotPassword={openResetRequest}
