@@ -44,8 +44,9 @@ function focusBest(opener: HTMLElement | null) {
 export function returnFocus(opener: HTMLElement | null) {
   let focused = focusBest(opener);
   const until = Date.now() + SETTLE_MS;
-  const watch = window.setInterval(() => {
-    if (Date.now() > until) window.clearInterval(watch);
+  const watch = setInterval(() => {
+    // The page may be gone by now (a test's document torn down, a tab unloading).
+    if (Date.now() > until || typeof document === 'undefined') clearInterval(watch);
     else if (document.activeElement === document.body && focused && !focused.isConnected) focused = focusBest(focused);
   }, 100);
 }
