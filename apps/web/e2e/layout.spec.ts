@@ -88,8 +88,9 @@ async function dataNames(request: APIRequestContext): Promise<string[]> {
     };
     for (const product of listing.result.products) names.add(product.name);
   }
-  // Longest first, so "Steam Gift Card 10 USD" goes before "Steam".
-  return [...names].sort((a, b) => b.length - a.length);
+  // Spaced as the page's texts are compared (a name's no-break spaces as plain ones), longest first,
+  // so "Steam Gift Card 10 USD" goes before "Steam".
+  return [...names].map((name) => name.replace(/\s+/g, ' ')).sort((a, b) => b.length - a.length);
 }
 
 /** Text the shopper typed or owns (a search, their name and email): shown as they wrote it. */
@@ -178,6 +179,8 @@ async function problems(page: Page): Promise<string[]> {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (!parent || parent.closest('script, style, [translate="no"]')) continue;
+      // Text marked as another language, or an unknown one (lang="": shoppers' reviews), is not the page's.
+      if (parent.closest('[lang]') !== document.documentElement) continue;
       const hidden = parent.closest('.visually-hidden');
       if (!hidden && !parent.checkVisibility()) continue;
       check(node.textContent ?? '', `in <${parent.tagName.toLowerCase()}>`);
@@ -186,6 +189,7 @@ async function problems(page: Page): Promise<string[]> {
       '[aria-label], [placeholder], [title], img[alt]',
     )) {
       if (element.closest('[translate="no"]') || !element.checkVisibility()) continue;
+      if (element.closest('[lang]') !== document.documentElement) continue;
       for (const attribute of ['aria-label', 'placeholder', 'title', 'alt']) {
         const value = element.getAttribute(attribute);
         if (value) check(value, `in ${attribute} of <${element.tagName.toLowerCase()}>`);

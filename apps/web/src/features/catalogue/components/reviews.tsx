@@ -48,14 +48,19 @@ export function Reviews({ productId }: { productId: number }) {
                 {review.author.slice(0, 1).toUpperCase()}
               </span>
               <div>
-                <p className={styles.author}>{review.author}</p>
+                {/* Written by shoppers, in whatever language they wrote: lang="" says it is not known. */}
+                <p className={styles.author} lang="">
+                  {review.author}
+                </p>
                 <time className={styles.date} dateTime={review.created_at}>
                   {formatDateTime(review.created_at, locale)}
                 </time>
               </div>
               <Stars rating={review.rating} label={t('product.ratingLabel', { rating: review.rating })} />
             </div>
-            <p className={styles.text}>{review.text}</p>
+            <p className={styles.text} lang="">
+              {review.text}
+            </p>
           </li>
         ))}
       </ul>
