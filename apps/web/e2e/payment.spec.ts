@@ -1,66 +1,8 @@
-import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
-
-/** A name and an address no earlier run or project used. */
-function newCustomer(info: TestInfo, prefix: string) {
-  const run = `${Date.now().toString(36)}${info.retry}${info.project.name.slice(0, 1)}`;
-  return { email: `${prefix}-${run}@example.com`, name: `${prefix}${run}`.slice(0, 16), password: 'Firstpass1' };
-}
-
-async function register(page: Page, customer: ReturnType<typeof newCustomer>) {
-  await page.goto('/');
-  await page.getByTestId('account-button').click();
-  const modal = page.getByTestId('auth-modal');
-  await modal.getByRole('tab', { name: 'Sign up' }).click();
-  await modal.getByLabel('Name').fill(customer.name);
-  await modal.getByLabel('Email').fill(customer.email);
-  await modal.getByLabel('Password', { exact: true }).fill(customer.password);
-  await modal.getByLabel('Repeat password').fill(customer.password);
-  await modal.getByRole('checkbox').check();
-  await modal.getByRole('button', { name: 'Sign up' }).click();
-  const notice = page.getByTestId('notice-modal');
-  await expect(notice.getByRole('heading', { name: 'Registration complete' })).toBeVisible();
-  await notice.getByRole('button', { name: 'Got it' }).click();
-  await expect(notice).toBeHidden();
-  await expect(page.getByTestId('account-button')).toHaveAccessibleName('Profile');
-}
-
-const isFocused = (target: Locator) => target.evaluate((element) => element === document.activeElement);
-
-/** Presses Tab (or Shift+Tab) until `target` has the focus, as a keyboard user walks the page; fails if it never does. */
-async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab', limit = 80) {
-  await expect(target).toBeVisible();
-  for (let presses = 0; presses < limit; presses += 1) {
-    if (await isFocused(target)) return;
-    await page.keyboard.press(key);
-  }
-  expect(await isFocused(target), `Tab never reached ${target}`).toBe(true);
-}
+import { expect, type Locator, test } from '@playwright/test';
+import { buyableCards, expectNoHorizontalOverflow, isFocused, newCustomer, register, tabTo } from './shop-helpers.ts';
 
 const focusIsInside = (container: Locator) =>
   container.evaluate((element) => element.contains(document.activeElement) && document.activeElement !== document.body);
-
-/** In-stock products of the home page, in the order shown. */
-const buyableCards = (page: Page) => page.getByTestId('product-card').filter({ has: page.locator('button:enabled') });
-
-async function expectNoHorizontalOverflow(page: Page, modal: Locator) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-  const box = await modal.boundingBox();
-  const viewport = page.viewportSize();
-  expect(box).not.toBeNull();
-  expect(viewport).not.toBeNull();
-  if (!box || !viewport) return;
-  expect(box.x).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
-  // Nothing inside the modal is wider than the modal itself (a clipped field or logo row).
-  const widest = await modal.evaluate((element) =>
-    Math.max(...[...element.querySelectorAll('*')].map((child) => child.getBoundingClientRect().right)),
-  );
-  expect(widest).toBeLessThanOrEqual(box.x + box.width + 0.5);
-}
 
 test('a customer with an empty balance meets the insufficient-funds modal, keyboard only, and an empty purchase list', async ({
   page,
