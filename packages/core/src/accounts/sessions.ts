@@ -39,21 +39,21 @@ export async function checkSession(
   claims: { sessionId: string; userId: string },
   now: Date,
 ): Promise<AuthenticatedSession> {
-  if (!UUID.test(claims.sessionId)) throw new UnauthorizedError();
-  const session = await db.session.findUnique({
-    where: { id: claims.sessionId },
-    select: { userId: true, expiresAt: true, revokedAt: true, lastSeenAt: true },
-  });
-  if (!session || session.userId !== claims.userId || session.revokedAt || session.expiresAt <= now) {
-    throw new UnauthorizedError();
-  }
+  if (!UUID.test(claims.sessionId) || !UUID.test(claims.userId)) throw new UnauthorizedError();
+  // Every authenticated request comes here: one raw read by primary key, which costs about half of
+  // what the query builder's findUnique does (bench/checkout).
+  const [session] = await db.$queryRaw<Array<{ lastSeenAt: Date }>>`
+    SELECT last_seen_at AS "lastSeenAt" FROM sessions
+    WHERE id = ${claims.sessionId}::uuid AND user_id = ${claims.userId}::uuid
+      AND revoked_at IS NULL AND expires_at > ${now}`;
+  if (!session) throw new UnauthorizedError();
   if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     await db.session.updateMany({
       where: { id: claims.sessionId, lastSeenAt: session.lastSeenAt },
       data: { lastSeenAt: now },
     });
   }
-  return { userId: session.userId, sessionId: claims.sessionId };
+  return { userId: claims.userId, sessionId: claims.sessionId };
 }
 
 /** Revokes the user's live sessions, all of them or all but the one given. */

@@ -413,10 +413,11 @@ export function createOrderService({
 
     /** POST /payment/status: reads the order, never changes it. Someone else's order: 404. */
     async paymentStatus(userId: string, orderId: string): Promise<PaymentStatusResponse> {
-      const order = await db.order.findFirst({
-        where: { id: orderId, userId },
-        select: { id: true, status: true, type: true, refundedMinor: true },
-      });
+      // The browser polls this every second while a payment is open: one raw read by primary key.
+      const [order] = await db.$queryRaw<
+        Array<{ id: string; status: OrderStatus; type: OrderType; refundedMinor: number }>
+      >`SELECT id, status::text AS status, type::text AS type, refunded_minor AS "refundedMinor"
+        FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`;
       if (!order) throw new NotFoundError('Order');
       return {
         status: paymentStatusValue(order.status),
