@@ -1,6 +1,6 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dropTestQueue, signCallback } from '@store/core/testing';
 import { createCodeCipher, createDatabase } from '@store/db';
@@ -182,6 +182,52 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL backends serving the benchmark's database: the database's share of the CPU. */
+async function databaseBackends(): Promise<number[]> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const { rows } = await admin.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [benchUrl.pathname.slice(1)],
+  );
+  await admin.end();
+  return rows.map((row) => row.pid);
+}
+
+/**
+ * CPU per checkout of each process of a side, measured over its run: a figure the machine's other
+ * load hardly moves, unlike latencies, which on a shared two-core machine mostly measure the queue
+ * for the CPU. PostgreSQL's share counts the backends open at the start and the end of the run.
+ */
+async function cpuMeter(processes: Record<string, ChildProcess>) {
+  const before = new Map<string, number>();
+  for (const [name, child] of Object.entries(processes)) before.set(name, cpuMsOf(child.pid));
+  const backendsBefore = await databaseBackends();
+  const databaseBefore = new Map(backendsBefore.map((pid) => [pid, cpuMsOf(pid)]));
+  return async (checkouts: number): Promise<Record<string, number>> => {
+    const perCheckout: Record<string, number> = {};
+    for (const [name, child] of Object.entries(processes)) {
+      perCheckout[name] = (cpuMsOf(child.pid) - (before.get(name) ?? 0)) / checkouts;
+    }
+    const backends = new Set([...backendsBefore, ...(await databaseBackends())]);
+    let database = 0;
+    for (const pid of backends) database += cpuMsOf(pid) - (databaseBefore.get(pid) ?? 0);
+    perCheckout.postgresql = database / checkouts;
+    return perCheckout;
+  };
+}
+
 function signTokens(store: ChildProcess, customers: Customer[]): Promise<void> {
   return new Promise((resolve) => {
     store.once('message', (message: { tokens: string[] }) => {
@@ -318,9 +364,11 @@ async function main() {
         0,
       ),
   };
+  const storeMeter = await cpuMeter({ api: store, worker });
   const started = performance.now();
   const storeTimings = await drive(storeSide, customers.store);
   const storeSeconds = (performance.now() - started) / 1000;
+  const storeCpu = await storeMeter(Math.max(1, storeTimings.visible.length));
   await stop(worker);
   await stop(store);
 
@@ -338,9 +386,11 @@ async function main() {
     },
     codesIn: (body) => ((body as { codes?: unknown[] }).codes ?? []).length,
   };
+  const baselineMeter = await cpuMeter({ api: baseline });
   const baselineStarted = performance.now();
   const baselineTimings = await drive(baselineSide, customers.baseline);
   const baselineSeconds = (performance.now() - baselineStarted) / 1000;
+  const baselineCpu = await baselineMeter(Math.max(1, baselineTimings.visible.length));
   await stop(baseline);
   await dropTestQueue(redisUrl as string, queuePrefix);
 
@@ -369,6 +419,17 @@ async function main() {
       `| ${name} | ${timings.visible.length} | ${timings.failures.length} | ${seconds.toFixed(1)} | ${(timings.visible.length / seconds).toFixed(1)} | ${ms(percentile(timings.create, 0.5))} | ${ms(percentile(timings.ack, 0.5))} | ${ms(percentile(timings.visible, 0.5))} |`,
     );
   }
+  console.log('\n| CPU ms per checkout | API process | worker process | PostgreSQL | total |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [name, cpu] of [
+    ['store', storeCpu],
+    ['baseline', baselineCpu],
+  ] as const) {
+    const total = Object.values(cpu).reduce((sum, value) => sum + value, 0);
+    console.log(
+      `| ${name} | ${ms(cpu.api ?? 0)} | ${cpu.worker === undefined ? '-' : ms(cpu.worker)} | ${ms(cpu.postgresql ?? 0)} | ${ms(total)} |`,
+    );
+  }
   for (const [name, timings] of [
     ['store', storeTimings],
     ['baseline', baselineTimings],
@@ -386,7 +447,18 @@ async function main() {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     `${dir}checkout-${new Date().toISOString().replaceAll(':', '-')}.json`,
-    JSON.stringify({ orders: ORDERS, connections: CONNECTIONS, products: PRODUCTS, figures, pass }, null, 2),
+    JSON.stringify(
+      {
+        orders: ORDERS,
+        connections: CONNECTIONS,
+        products: PRODUCTS,
+        figures,
+        cpu: { store: storeCpu, baseline: baselineCpu },
+        pass,
+      },
+      null,
+      2,
+    ),
   );
   process.exit(pass ? 0 : 1);
 }

@@ -160,23 +160,19 @@ export function createPaymentEventIntake({
   async function check(
     event: PaymentCallbackEvent,
   ): Promise<{ orderId: string | null; rejection: EventRejection | null }> {
-    const payment = await db.payment.findUnique({
-      where: { provider_providerPaymentId: { provider: event.provider, providerPaymentId: event.providerPaymentId } },
-      select: { orderId: true, amountMinor: true, currency: true },
-    });
-    const expected =
-      payment ??
-      (UUID.test(event.orderId)
-        ? await db.order.findUnique({
-            where: { id: event.orderId },
-            select: { id: true, totalMinor: true, currency: true },
-          })
-        : null);
+    // The provider's payment when the store knows it, else the order the event names: one query,
+    // since every callback waits for it before it is acknowledged.
+    const namedOrder = UUID.test(event.orderId) ? event.orderId : null;
+    const [expected] = await db.$queryRaw<Array<{ orderId: string; amountMinor: number; currency: string }>>`
+      SELECT "orderId", "amountMinor", currency FROM (
+        SELECT order_id AS "orderId", amount_minor AS "amountMinor", currency, 1 AS rank
+        FROM payments WHERE provider = ${event.provider} AND provider_payment_id = ${event.providerPaymentId}
+        UNION ALL
+        SELECT id, total_minor, currency, 2 FROM orders WHERE id = ${namedOrder}::uuid
+      ) AS candidates
+      ORDER BY rank LIMIT 1`;
     if (!expected) return { orderId: null, rejection: 'unknown_order' };
-    const [orderId, amountMinor, currency] =
-      'orderId' in expected
-        ? [expected.orderId, expected.amountMinor, expected.currency]
-        : [expected.id, expected.totalMinor, expected.currency];
+    const { orderId, amountMinor, currency } = expected;
     if (orderId !== event.orderId) return { orderId, rejection: 'order_mismatch' };
     if (currency !== event.currency) return { orderId, rejection: 'currency_mismatch' };
     if (amountMinor !== event.amountMinor) return { orderId, rejection: 'amount_mismatch' };
