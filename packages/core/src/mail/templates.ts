@@ -66,8 +66,21 @@ function assertWebLink(link: string): void {
  * An amount of minor units as the customer's language writes money, with thousands separated by a
  * (no-break) space in every language as SPEC.md section 9 and the web app do: "R$ 1 234,90", "R$1 234.90".
  */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Building a number format is far dearer than using one: one per language and currency, kept. */
+function moneyFormat(currency: string, locale: Locale): Intl.NumberFormat {
+  const key = `${locale}:${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, useGrouping: 'always' });
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
 export function formatMoney(minor: number, currency: string, locale: Locale): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, useGrouping: 'always' });
+  const format = moneyFormat(currency, locale);
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   // Display only: the division never feeds arithmetic.
   return format

@@ -267,14 +267,22 @@ export function createOrderService({
     return createResponse(order);
   }
 
+  /**
+   * `locked`: the order as the caller locked it in this same transaction, having checked that the
+   * payment is the order's (the event processor does both first); saves locking and reading again.
+   */
   async function completeInTransaction(
     tx: Prisma.TransactionClient,
     input: PaidOrderInput,
+    locked?: LockedOrder,
   ): Promise<CompletionOutcome & { emailId: string | null }> {
-    const order = await lockOrder(tx, input.orderId);
-    if (!order) throw new NotFoundError('Order');
-    const payment = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { orderId: true } });
-    if (!payment || payment.orderId !== order.id) throw new NotFoundError('Payment');
+    let order = locked;
+    if (order?.id !== input.orderId) {
+      order = await lockOrder(tx, input.orderId);
+      if (!order) throw new NotFoundError('Order');
+      const payment = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { orderId: true } });
+      if (!payment || payment.orderId !== order.id) throw new NotFoundError('Payment');
+    }
     if (input.amountMinor !== order.totalMinor || input.currency !== order.currency || input.amountMinor <= 0) {
       throw new PaymentMismatchError(
         `Payment of ${input.amountMinor} ${input.currency} does not match order ${order.id} (${order.totalMinor} ${order.currency}).`,

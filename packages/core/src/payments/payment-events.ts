@@ -381,12 +381,12 @@ export function createPaymentEventProcessor({
     });
 
     if (status === 'SUCCEEDED' && payment.status !== 'SUCCEEDED' && payment.status !== 'REFUNDED') {
-      const { emailId, ...completion } = await orders.completePaidOrderInTransaction(tx, {
-        orderId: order.id,
-        paymentId: payment.id,
-        amountMinor: event.amountMinor,
-        currency: event.currency,
-      });
+      // The order is locked above and the payment checked to be its own.
+      const { emailId, ...completion } = await orders.completePaidOrderInTransaction(
+        tx,
+        { orderId: order.id, paymentId: payment.id, amountMinor: event.amountMinor, currency: event.currency },
+        order,
+      );
       return { outcome: completion.outcome, ...base, emailId };
     }
     if (status === 'PENDING' || status === 'INIT') {
