@@ -68,6 +68,18 @@ describe('compression', () => {
     }
   });
 
+  it('answers HEAD for the app’s pages with their headers and no body, and stays a JSON 404 under /api', async () => {
+    for (const url of ['/', '/category/steam']) {
+      const response = await ctx.app.inject({ method: 'HEAD', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/text\/html/);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(response.rawPayload.length, url).toBe(0);
+    }
+    const api = await ctx.app.inject({ method: 'HEAD', url: '/api/no-such-call' });
+    expect(api.statusCode).toBe(404);
+  });
+
   it('compresses API answers above a kilobyte, leaving the JSON the same', async () => {
     const plain = await get('/api/popular-products');
     expect(plain.statusCode).toBe(200);

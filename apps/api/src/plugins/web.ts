@@ -55,7 +55,11 @@ export default fp(async function web(app: FastifyInstance, { assetsDir, webDist 
     keyGenerator: (request) => `not-found:${clientKey(request)}`,
   });
   app.setNotFoundHandler({ preHandler: notFoundLimit }, (request: FastifyRequest, reply: FastifyReply) => {
-    const wantsPage = request.method === 'GET' && !isApiPath(request.url) && !request.url.startsWith('/static/');
+    // HEAD too: link checkers and uptime monitors ask for a page's headers only.
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isApiPath(request.url) &&
+      !request.url.startsWith('/static/');
     if (hasSpa && wantsPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
     }
