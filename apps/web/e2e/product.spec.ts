@@ -101,3 +101,43 @@ test('a sold-out product offers to write when it is back', async ({ page }) => {
   await page.getByRole('button', { name: 'Notify me' }).click();
   await expect(page.getByTestId('notify-done')).toContainText('watcher@example.com');
 });
+
+test('cards show the rating of a reviewed product, the product page the same, an unreviewed one none', async ({
+  page,
+  request,
+}) => {
+  type Listed = { id: number; rating: { average: number | null; count: number } };
+  const listed = async (url: string) => ((await (await request.get(url)).json()).result.products as Listed[]) ?? [];
+  const label = ({ average, count }: Listed['rating']) =>
+    `Rated ${average?.toFixed(1)} out of 5, ${count} ${count === 1 ? 'review' : 'reviews'}`;
+  const cardOf = (id: number) =>
+    page.getByTestId('product-card').filter({ has: page.locator(`a[href="/product/${id}"]`) });
+
+  // The home page's popular products: every reviewed card shows its rating, every other none.
+  const popular = (await listed('/api/popular-products?limit=24')).slice(0, 8);
+  await page.goto('/');
+  await expect(cardOf((popular[0] as Listed).id)).toBeVisible();
+  for (const product of popular) {
+    const rating = cardOf(product.id).getByRole('img', { name: /^Rated / });
+    if (product.rating.average === null) await expect(rating).toHaveCount(0);
+    else await expect(rating).toHaveAccessibleName(label(product.rating));
+  }
+
+  // A category: a reviewed card shows a star, the average and the count, and its page says the same.
+  const products = await listed('/api/categories/steam?limit=24');
+  const reviewed = products.find((product) => product.rating.count > 1) as Listed;
+  const unreviewed = products.find((product) => product.rating.count === 0);
+  expect(reviewed).toBeDefined();
+  expect(unreviewed).toBeDefined();
+  await page.goto('/category/steam');
+  const card = cardOf(reviewed.id);
+  const rating = card.getByRole('img', { name: label(reviewed.rating) });
+  await expect(rating).toBeVisible();
+  await expect(rating).toHaveText(`${reviewed.rating.average?.toFixed(1)}(${reviewed.rating.count})`);
+  await expect(rating.locator('svg')).toBeVisible();
+  await expect(cardOf((unreviewed as Listed).id).getByRole('img', { name: /^Rated / })).toHaveCount(0);
+
+  await card.getByRole('link', { name: 'More details' }).click();
+  await expect(page).toHaveURL(`/product/${reviewed.id}`);
+  await expect(page.getByTestId('product-page').getByRole('img', { name: label(reviewed.rating) })).toBeVisible();
+});

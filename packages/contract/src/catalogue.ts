@@ -219,6 +219,8 @@ export const ProductSummarySchema = z.object({
   category: z.string(),
   in_stock: z.boolean(),
   created_at: z.string(),
+  /** Its reviews: their average to one decimal (null while there are none) and how many. */
+  rating: z.object({ average: z.nullable(z.number()), count: z.int() }),
 });
 export type ProductSummary = z.infer<typeof ProductSummarySchema>;
 
@@ -227,7 +229,6 @@ export const ProductDetailSchema = z.extend(ProductSummarySchema, {
   activation_instructions: z.string(),
   stock: z.int(),
   category_name: z.string(),
-  rating: z.object({ average: z.nullable(z.number()), count: z.int() }),
 });
 export type ProductDetail = z.infer<typeof ProductDetailSchema>;
 

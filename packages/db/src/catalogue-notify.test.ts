@@ -86,6 +86,31 @@ describe.each([
     await feed.waitFor((p) => p === String(code.productId), before);
   });
 
+  it('names the products whose reviews were posted, changed or deleted: their ratings changed', async () => {
+    const review = await db.prisma.review.findFirstOrThrow({ orderBy: { id: 'asc' } });
+    const others = await db.prisma.product.findMany({
+      where: { id: { not: review.productId }, reviews: { none: { userId: review.userId } } },
+      orderBy: { id: 'asc' },
+      take: 2,
+    });
+    expect(others).toHaveLength(2);
+    const [a, b] = others.map(({ id }) => id) as [number, number];
+
+    let before = feed.payloads.length;
+    await db.prisma.review.createMany({
+      data: [a, b].map((productId) => ({ productId, userId: review.userId, rating: 4, text: 'Worked at once.' })),
+    });
+    expect(idsOf(await feed.waitFor((p) => p.includes(String(a)), before)).sort()).toEqual([a, b].sort());
+
+    before = feed.payloads.length;
+    await db.prisma.review.update({ where: { id: review.id }, data: { rating: review.rating === 5 ? 4 : 5 } });
+    await feed.waitFor((p) => p === String(review.productId), before);
+
+    before = feed.payloads.length;
+    await db.prisma.review.deleteMany({ where: { userId: review.userId, productId: { in: [a, b] } } });
+    expect(idsOf(await feed.waitFor((p) => p.includes(String(b)), before)).sort()).toEqual([a, b].sort());
+  });
+
   it('says nothing for a rolled-back change', async () => {
     const product = await db.prisma.product.findFirstOrThrow({ orderBy: { id: 'desc' } });
     const before = feed.payloads.length;

@@ -305,6 +305,86 @@ describe('GET /api/products/feedbacks/:id', () => {
   });
 });
 
+describe('ratings on listings', () => {
+  /** Polls until `check` passes, for at most five seconds: the index hears of changes asynchronously. */
+  async function eventually(check: () => Promise<void>) {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      try {
+        await check();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  /** Every product's rating as the database computes it: the average of its reviews to one decimal. */
+  async function ratingsInDatabase() {
+    const rows = await ctx.database.prisma.$queryRaw<Array<{ id: number; average: number | null; count: number }>>`
+      SELECT p.id, ROUND(AVG(r.rating)::numeric, 1)::float8 AS average, COUNT(r.id)::int AS count
+      FROM products p LEFT JOIN reviews r ON r.product_id = p.id
+      WHERE p.is_active GROUP BY p.id`;
+    return new Map(rows.map(({ id, average, count }) => [id, { average, count }]));
+  }
+
+  it('gives every product of listings, lists, search and similar products its average and number of reviews', async () => {
+    // Reviews written straight into the database by other tests reach the index a moment later.
+    await eventually(async () => {
+      const expected = await ratingsInDatabase();
+      const seen: Array<{ id: number; rating: unknown }> = [];
+      for (const slug of SLUGS) {
+        seen.push(
+          ...CategoryListingResponseSchema.parse((await get(`/api/categories/${slug}?limit=60`)).body).result.products,
+        );
+      }
+      for (const list of ['popular-products', 'novelties', 'discounts']) {
+        seen.push(...ProductListResponseSchema.parse((await get(`/api/${list}?limit=60`)).body).result.products);
+      }
+      const found = (await get('/api/search/products/steam/filter?limit=60')).body as { result: { products: [] } };
+      seen.push(...found.result.products);
+      const first = seen[0] as { id: number };
+      seen.push(
+        ...SimilarProductsResponseSchema.parse((await get(`/api/products/${first.id}/similar-products`)).body).products,
+      );
+
+      expect(seen.length).toBeGreaterThan(200);
+      for (const product of seen)
+        expect({ id: product.id, rating: product.rating }).toEqual({
+          id: product.id,
+          rating: expected.get(product.id),
+        });
+      // The demo catalogue has reviewed products and products nobody reviewed yet: both are listed.
+      const counts = seen.map((product) => (product.rating as { count: number }).count);
+      expect(counts.some((count) => count > 0)).toBe(true);
+      expect(counts.some((count) => count === 0)).toBe(true);
+    });
+  });
+
+  it('says a product without reviews has no average, not zero stars, and the product page agrees', async () => {
+    const [unreviewed] = await ctx.database.prisma.product.findMany({
+      where: { isActive: true, reviews: { none: {} } },
+      orderBy: { id: 'asc' },
+      take: 1,
+    });
+    const [reviewed] = await ctx.database.prisma.product.findMany({
+      where: { isActive: true, reviews: { some: {} } },
+      orderBy: { id: 'asc' },
+      take: 1,
+    });
+    const expected = await ratingsInDatabase();
+    for (const product of [unreviewed, reviewed]) {
+      if (!product) throw new Error('the demo catalogue lacks a reviewed or an unreviewed product');
+      const page = ProductDetailSchema.parse((await get(`/api/products/${product.id}`)).body);
+      expect(page.rating).toEqual(expected.get(product.id));
+      const basket = ProductSummarySchema.parse((await get(`/api/products/for-basket/${product.id}`)).body);
+      expect(basket.rating).toEqual(expected.get(product.id));
+    }
+    expect(expected.get((unreviewed as { id: number }).id)).toEqual({ average: null, count: 0 });
+  });
+});
+
 describe('countries and currencies', () => {
   it('GET /api/countries lists countries, with regions as a null name', async () => {
     const { status, body } = await get('/api/countries');

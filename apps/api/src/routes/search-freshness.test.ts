@@ -1,5 +1,11 @@
-import { SearchHintsResponseSchema } from '@store/contract';
+import {
+  CategoryListingResponseSchema,
+  ProductDetailSchema,
+  SearchHintsResponseSchema,
+  SearchResponseSchema,
+} from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, registerUser } from '../../test/accounts.ts';
 import { buildTestApp } from '../../test/helper.ts';
 
 /**
@@ -87,6 +93,57 @@ describe('an index kept fresh in every instance', () => {
     await first.database.prisma.product.update({ where: { id: dearest.id }, data: { priceMinor: 90 } });
     await eventually(async () => {
       expect((await sorted())[0]).toMatchObject({ id: dearest.id, price_minor: 90 });
+    });
+  });
+
+  it("shows a review posted through another instance in the product's rating, and a deleted one gone", async () => {
+    const listing = async (app: typeof first.app) =>
+      CategoryListingResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: '/api/categories/netflix?limit=60' })).json(),
+      ).result.products;
+    const searched = async (app: typeof first.app, text: string) =>
+      SearchResponseSchema.parse(
+        (
+          await app.inject({ method: 'GET', url: `/api/search/products/${encodeURIComponent(text)}/filter?limit=60` })
+        ).json(),
+      ).result.products;
+    const rated = (products: Array<{ id: number; rating: unknown }>, id: number) =>
+      products.find((product) => product.id === id)?.rating;
+    const ratingInDatabase = async (id: number) => {
+      const [row] = await first.database.prisma.$queryRaw<Array<{ average: number | null; count: number }>>`
+        SELECT ROUND(AVG(rating)::numeric, 1)::float8 AS average, COUNT(*)::int AS count
+        FROM reviews WHERE product_id = ${id}`;
+      return row;
+    };
+
+    const before = await listing(second.app);
+    const target = before[0] as (typeof before)[number];
+    // Both instances have answered (and cached) the listing and the search before the review.
+    await searched(second.app, target.name);
+    expect(rated(before, target.id)).toEqual(await ratingInDatabase(target.id));
+
+    const { token } = await registerUser(first.app);
+    const posted = await call(first.app, 'POST', '/api/products/feedbacks', {
+      body: { productId: target.id, rating: 1, text: 'The code did not work in my region.' },
+      token,
+    });
+    expect(posted.status).toBe(201);
+    const after = await ratingInDatabase(target.id);
+    expect(after?.count).toBe(target.rating.count + 1);
+
+    await eventually(async () => {
+      expect(rated(await listing(second.app), target.id)).toEqual(after);
+      expect(rated(await searched(second.app, target.name), target.id)).toEqual(after);
+    });
+    expect(rated(await listing(first.app), target.id)).toEqual(after);
+    const page = ProductDetailSchema.parse(
+      (await second.app.inject({ method: 'GET', url: `/api/products/${target.id}` })).json(),
+    );
+    expect(page.rating).toEqual(after);
+
+    await first.database.prisma.review.delete({ where: { id: (posted.body as { id: string }).id } });
+    await eventually(async () => {
+      expect(rated(await listing(second.app), target.id)).toEqual(target.rating);
     });
   });
 

@@ -30,7 +30,27 @@ const PART_SECTIONS: Record<string, string[]> = {
   account: ['auth', 'profile', 'validation', 'reviews', 'invalidCredentials'],
   basket: ['basket', 'promo', 'checkout', 'validation.promo'],
   payments: ['payment', 'cardForm', 'qr', 'payer', 'upi', 'purchases', 'orderPage'],
-  shop: ['shop'],
+  // The product page's own texts (its route loads the part); the card's stay in the first load.
+  shop: [
+    'shop',
+    ...[
+      'inStock',
+      'breadcrumbs',
+      'articleLabel',
+      'region',
+      'cardValue',
+      'availability',
+      'howToActivate',
+      'perkInstant',
+      'perkGuarantee',
+      'description',
+      'instructions',
+      'reviews',
+      'noReviews',
+      'reviewPages',
+      'similar',
+    ].map((key) => `product.${key}`),
+  ],
 };
 const PARTS = Object.keys(PART_SECTIONS);
 

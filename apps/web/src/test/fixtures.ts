@@ -19,6 +19,7 @@ export function productFixture(overrides: Partial<ProductSummary> = {}): Product
     category: 'steam',
     in_stock: true,
     created_at: '2026-11-01T10:00:00.000Z',
+    rating: { average: 4.6, count: 23 },
     ...overrides,
   };
 }

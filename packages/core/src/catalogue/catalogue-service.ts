@@ -24,6 +24,7 @@ import type { PrismaClient } from '@store/db';
 import type { ProductHint, ProductQuery, ProductSearch } from '../search/product-search.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { discountPercent, minorToDisplay, wholeToMinor } from '../shared/money.ts';
+import { ratingSummary } from '../shared/rating.ts';
 import { cached, cachedByKey } from '../shared/ttl-cache.ts';
 import { PRODUCT_COLUMNS, PRODUCT_JOINS, type ProductRow } from './catalogue-sql.ts';
 
@@ -80,6 +81,7 @@ export function toProductSummary(row: ProductRow): ProductSummary {
     category: row.category_slug,
     in_stock: row.stock_count > 0,
     created_at: row.created_at.toISOString(),
+    rating: ratingSummary(row.review_count, row.rating_sum),
   };
 }
 
@@ -222,11 +224,8 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
 
     /** The product page; its texts in `locale` when the product has them, else its own (English). */
     async getProduct(id: number, locale?: string): Promise<ProductDetail> {
-      const row = await requireProduct(id);
-      const [[rating], translation] = await Promise.all([
-        db.$queryRaw<Array<{ average: number | null; count: number }>>`
-          SELECT ROUND(AVG(rating)::numeric, 1)::float8 AS average, COUNT(*)::int AS count
-          FROM reviews WHERE product_id = ${id}`,
+      const [row, translation] = await Promise.all([
+        requireProduct(id),
         locale === undefined
           ? null
           : db.productTranslation.findUnique({ where: { productId_locale: { productId: id, locale } } }),
@@ -237,7 +236,6 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
         activation_instructions: translation?.activationInstructions ?? row.activation_instructions,
         stock: row.stock_count,
         category_name: row.category_name,
-        rating: { average: rating?.average ?? null, count: rating?.count ?? 0 },
       };
     },
 
@@ -285,11 +283,12 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
           take: limit,
           include: { user: { select: { name: true } } },
         }),
-        db.review.aggregate({ where: { productId }, _count: true, _avg: { rating: true } }),
+        db.review.aggregate({ where: { productId }, _count: true, _sum: { rating: true } }),
       ]);
       return {
         ...pageInfo(stats._count, offset, limit),
-        average: stats._avg.rating === null ? null : Math.round(stats._avg.rating * 10) / 10,
+        // Rounded as the product's cards and page round it.
+        average: ratingSummary(stats._count, stats._sum.rating ?? 0).average,
         feedbacks: reviews.map((review) => ({
           id: review.id,
           rating: review.rating,

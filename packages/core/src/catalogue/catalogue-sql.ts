@@ -10,12 +10,16 @@ export const PRODUCT_COLUMNS = Prisma.sql`
   p.id, p.name, p.price_minor, p.old_price_minor, p.cover_path, p.cover_text, p.nominal_minor,
   p.stock_count, p.created_at, c.slug AS category_slug, co.code AS country_code,
   co.name AS country_name, co.icon AS country_icon, cu.code_name AS nominal_currency,
-  cu.minor_units AS nominal_minor_units`;
+  cu.minor_units AS nominal_minor_units, rv.review_count, rv.rating_sum`;
 
 export const PRODUCT_JOINS = Prisma.sql`
   JOIN categories c ON c.id = p.category_id
   JOIN countries co ON co.id = p.country_id
-  JOIN currencies cu ON cu.id = p.nominal_currency_id`;
+  JOIN currencies cu ON cu.id = p.nominal_currency_id
+  LEFT JOIN LATERAL (
+    SELECT COUNT(*)::int AS review_count, COALESCE(SUM(r.rating), 0)::int AS rating_sum
+    FROM reviews r WHERE r.product_id = p.id
+  ) rv ON true`;
 
 export interface ProductRow {
   id: number;
@@ -33,4 +37,7 @@ export interface ProductRow {
   country_icon: string | null;
   nominal_currency: string;
   nominal_minor_units: number;
+  /** Its reviews: how many, and their ratings added up. */
+  review_count: number;
+  rating_sum: number;
 }

@@ -26,6 +26,7 @@ const reference: ReferenceData = {
 };
 
 function product(id: number): IndexedProduct {
+  const reviewCount = id % 4 === 0 ? 0 : (id % 37) + 1;
   const category = reference.categories[id % 3] as ReferenceData['categories'][number];
   const amount = [10, 20, 50, 100][id % 4] as number;
   const currency = id % 5 === 0 ? 'BRL' : 'USD';
@@ -44,6 +45,8 @@ function product(id: number): IndexedProduct {
     purchasedCount: (id * 31) % 400,
     stockCount: id % 7,
     createdAt: new Date(Date.UTC(2026, 0, 1) + ((id * 13) % 365) * 86_400_000),
+    reviewCount,
+    ratingSum: reviewCount + ((id * 7) % (4 * reviewCount + 1)),
   };
 }
 
@@ -129,6 +132,50 @@ describe('CatalogueIndex listings', () => {
   });
 });
 
+describe('CatalogueIndex ratings', () => {
+  const rated = (id: number, reviewCount: number, ratingSum: number) => ({ ...product(id), reviewCount, ratingSum });
+
+  it('gives each product the average of its reviews to one decimal, and their number', () => {
+    const index = CatalogueIndex.build(reference, [
+      rated(1, 20, 89),
+      rated(2, 3, 13),
+      rated(3, 1, 5),
+      rated(4, 7, 7),
+      rated(5, 0, 0),
+      // More reviews than 16 bits hold: the count is kept whole.
+      rated(6, 123_457, 567_902),
+    ]);
+    const byId = new Map(index.products({ offset: 0, limit: 10 }).products.map((p) => [p.id, p.rating]));
+    expect(Object.fromEntries(byId)).toEqual({
+      1: { average: 4.5, count: 20 },
+      2: { average: 4.3, count: 3 },
+      3: { average: 5, count: 1 },
+      4: { average: 1, count: 7 },
+      5: { average: null, count: 0 },
+      6: { average: 4.6, count: 123_457 },
+    });
+  });
+
+  it('matches the obvious computation for every product of a generated catalogue', () => {
+    const products = Array.from({ length: 1_000 }, (_, i) => product(i + 1));
+    const index = CatalogueIndex.build(reference, products);
+    const listed = index.products({ sort: 'increase', offset: 0, limit: 1_000 }).products;
+    expect(listed).toHaveLength(1_000);
+    for (const summary of listed) {
+      const source = products[summary.id - 1] as IndexedProduct;
+      expect(summary.rating.count).toBe(source.reviewCount);
+      if (source.reviewCount === 0) {
+        expect(summary.rating.average).toBeNull();
+        continue;
+      }
+      // Within half a tenth of the exact average, and a whole number of tenths.
+      const tenths = (summary.rating.average as number) * 10;
+      expect(Math.abs(tenths - (source.ratingSum * 10) / source.reviewCount)).toBeLessThanOrEqual(0.5 + 1e-9);
+      expect(Math.abs(tenths - Math.round(tenths))).toBeLessThan(1e-9);
+    }
+  });
+});
+
 describe('CatalogueIndex changes', () => {
   it('moves a changed price within built orders and updates filtered totals', () => {
     const products = Array.from({ length: 500 }, (_, i) => product(i + 1));
@@ -156,6 +203,30 @@ describe('CatalogueIndex changes', () => {
     expect(all.total).toBe(199);
     expect(ids(all)).not.toContain(removed.id);
     expect(index.size).toBe(199);
+  });
+
+  it('shows a review posted: the new average and count, in the same place of every listing', () => {
+    const products = Array.from({ length: 300 }, (_, i) => product(i + 1));
+    const index = CatalogueIndex.build(reference, products);
+    const listing = { category: 'xbox', sort: 'popular' as const, offset: 0, limit: 200 };
+    const before = index.products(listing);
+    const target = products.find((p) => p.categoryId === 12 && p.reviewCount === 0) as IndexedProduct;
+    expect(before.products.find(({ id }) => id === target.id)?.rating).toEqual({ average: null, count: 0 });
+
+    expect(index.apply([{ ...target, reviewCount: 1, ratingSum: 4 }], [])).toBe(true);
+    const after = index.products(listing);
+    expect(ids(after)).toEqual(ids(before));
+    expect(after.products.find(({ id }) => id === target.id)?.rating).toEqual({ average: 4, count: 1 });
+    expect(index.products({ text: target.name, offset: 0, limit: 1 }).products[0]).toMatchObject({
+      id: target.id,
+      rating: { average: 4, count: 1 },
+    });
+
+    expect(index.apply([{ ...target, reviewCount: 2, ratingSum: 9 }], [])).toBe(true);
+    expect(index.products(listing).products.find(({ id }) => id === target.id)?.rating).toEqual({
+      average: 4.5,
+      count: 2,
+    });
   });
 
   it('says when it is out of room, so that it is built again', () => {

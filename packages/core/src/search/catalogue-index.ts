@@ -1,5 +1,6 @@
 import { type ProductSummary, SORT_MODES, type SortMode, STORE_CURRENCY } from '@store/contract';
 import { discountPercent, minorToDisplay } from '../shared/money.ts';
+import { ratingTenths } from '../shared/rating.ts';
 import {
   type Bitset,
   clearBit,
@@ -31,6 +32,9 @@ export interface IndexedProduct {
   purchasedCount: number;
   stockCount: number;
   createdAt: Date;
+  /** Its reviews: how many, and their ratings added up. */
+  reviewCount: number;
+  ratingSum: number;
 }
 
 export interface ReferenceData {
@@ -101,6 +105,12 @@ const MAX_COMBINATIONS = 64;
 const WORD_CACHE_BYTES = 16 * 1024 * 1024;
 /** A batch of changes at most this big moves products within the sorted listings; a bigger one re-sorts. */
 const REPOSITION_MAX = 64;
+/**
+ * A rating in one 32-bit word: the average in tenths (10 to 50, 0 for none) in the low six bits, the
+ * number of reviews above them (up to 67 million, far more than any product gets).
+ */
+const RATING_TENTHS_BITS = 6;
+const RATING_COUNT_MAX = 2 ** (32 - RATING_TENTHS_BITS) - 1;
 
 interface Term {
   /** The only product with the term while there is one (-1: none yet), then `many`. */
@@ -152,6 +162,7 @@ export class CatalogueIndex {
   private readonly popularity: Int32Array;
   private readonly purchased: Int32Array;
   private readonly created: Float64Array;
+  private readonly rating: Uint32Array;
   private readonly name: string[];
   private readonly cover: Array<string | null>;
   private readonly coverText: Array<string | null>;
@@ -206,6 +217,7 @@ export class CatalogueIndex {
     this.popularity = new Int32Array(n);
     this.purchased = new Int32Array(n);
     this.created = new Float64Array(n);
+    this.rating = new Uint32Array(n);
     // Filled slot by slot from 0, so they stay packed arrays: `new Array(n)` of more than 100,000
     // would start as a dictionary, many times slower to read and write.
     this.name = [];
@@ -489,7 +501,7 @@ export class CatalogueIndex {
 
   /** Bytes held by the typed arrays and postings (strings and maps are not counted). */
   approximateBytes(): number {
-    let bytes = this.capacity * (4 * 7 + 2 * 3 + 8) + this.groups.length * this.words * 4;
+    let bytes = this.capacity * (4 * 8 + 2 * 3 + 8) + this.groups.length * this.words * 4;
     for (const term of this.terms.values()) bytes += (term.many?.data.byteLength ?? 0) + (term.bits?.byteLength ?? 0);
     for (const order of this.orders.values()) bytes += order.byteLength;
     return bytes;
@@ -809,6 +821,8 @@ export class CatalogueIndex {
     this.popularity[slot] = product.popularity;
     this.purchased[slot] = product.purchasedCount;
     this.created[slot] = product.createdAt.getTime();
+    const reviews = Math.min(product.reviewCount, RATING_COUNT_MAX);
+    this.rating[slot] = reviews * 2 ** RATING_TENTHS_BITS + ratingTenths(product.reviewCount, product.ratingSum);
     this.name[slot] = product.name;
     this.cover[slot] = this.intern(product.coverPath);
     this.coverText[slot] = this.intern(product.coverText);
@@ -922,6 +936,12 @@ export class CatalogueIndex {
     };
   }
 
+  private ratingOf(slot: number): ProductSummary['rating'] {
+    const packed = this.rating[slot] as number;
+    const count = packed >>> RATING_TENTHS_BITS;
+    return { average: count > 0 ? (packed & (2 ** RATING_TENTHS_BITS - 1)) / 10 : null, count };
+  }
+
   private summary(slot: number): ProductSummary {
     const oldPrice = this.oldPrice[slot] as number;
     const price = this.price[slot] as number;
@@ -949,6 +969,7 @@ export class CatalogueIndex {
       category: this.reference.categories[this.category[slot] as number]?.slug ?? '',
       in_stock: (this.stock[slot] as number) > 0,
       created_at: new Date(this.created[slot] as number).toISOString(),
+      rating: this.ratingOf(slot),
     };
   }
 }

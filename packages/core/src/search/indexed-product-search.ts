@@ -54,7 +54,33 @@ const COLUMNS = Prisma.sql`
   id, category_id, country_id, nominal_currency_id, name, cover_path, cover_text, nominal_minor,
   price_minor, old_price_minor, popularity, purchased_count, stock_count, created_at, is_active`;
 
-const toProduct = (row: ProductRow): IndexedProduct => ({
+/** Per product with reviews: how many, and their ratings added up. */
+type Ratings = Map<number, { count: number; sum: number }>;
+
+interface RatingRow {
+  product_id: number;
+  count: number;
+  sum: number;
+}
+
+const toRatings = (rows: RatingRow[]): Ratings => new Map(rows.map((row) => [row.product_id, row]));
+
+/** Every review counts: reviews have no moderation step, and the product page lists each one once posted. */
+const ratingsBetween = async (db: PrismaClient, from: number, to: number): Promise<Ratings> =>
+  toRatings(
+    await db.$queryRaw<RatingRow[]>`
+      SELECT product_id, COUNT(*)::int AS count, SUM(rating)::int AS sum FROM reviews
+      WHERE product_id BETWEEN ${from} AND ${to} GROUP BY product_id`,
+  );
+
+const ratingsOf = async (db: PrismaClient, ids: number[]): Promise<Ratings> =>
+  toRatings(
+    await db.$queryRaw<RatingRow[]>`
+      SELECT product_id, COUNT(*)::int AS count, SUM(rating)::int AS sum FROM reviews
+      WHERE product_id IN (${Prisma.join(ids)}) GROUP BY product_id`,
+  );
+
+const toProduct = (row: ProductRow, ratings: Ratings): IndexedProduct => ({
   id: row.id,
   categoryId: row.category_id,
   countryId: row.country_id,
@@ -69,6 +95,8 @@ const toProduct = (row: ProductRow): IndexedProduct => ({
   purchasedCount: row.purchased_count,
   stockCount: row.stock_count,
   createdAt: row.created_at,
+  reviewCount: ratings.get(row.id)?.count ?? 0,
+  ratingSum: ratings.get(row.id)?.sum ?? 0,
 });
 
 async function loadReference(db: PrismaClient): Promise<ReferenceData> {
@@ -100,7 +128,8 @@ async function loadProducts(db: PrismaClient): Promise<IndexedProduct[]> {
       SELECT ${COLUMNS} FROM products
       WHERE is_active AND id > ${after}
       ORDER BY id LIMIT ${LOAD_BATCH}`;
-    for (const row of rows) products.push(toProduct(row));
+    const ratings = rows.length === 0 ? new Map() : await ratingsBetween(db, after + 1, (rows.at(-1) as ProductRow).id);
+    for (const row of rows) products.push(toProduct(row, ratings));
     if (rows.length < LOAD_BATCH) return products;
     after = (rows.at(-1) as ProductRow).id;
   }
@@ -190,14 +219,15 @@ export async function createIndexedProductSearch({
       if (pendingIds.size === 0) return;
       const ids = [...pendingIds];
       pendingIds.clear();
-      const rows: ProductRow[] = [];
+      const active: IndexedProduct[] = [];
       for (let start = 0; start < ids.length; start += CHANGE_BATCH) {
         const chunk = ids.slice(start, start + CHANGE_BATCH);
-        rows.push(
-          ...(await db.$queryRaw<ProductRow[]>`SELECT ${COLUMNS} FROM products WHERE id IN (${Prisma.join(chunk)})`),
-        );
+        const [rows, ratings] = await Promise.all([
+          db.$queryRaw<ProductRow[]>`SELECT ${COLUMNS} FROM products WHERE id IN (${Prisma.join(chunk)})`,
+          ratingsOf(db, chunk),
+        ]);
+        for (const row of rows) if (row.is_active) active.push(toProduct(row, ratings));
       }
-      const active = rows.filter((row) => row.is_active).map(toProduct);
       const activeIds = new Set(active.map(({ id }) => id));
       const removed = ids.filter((id) => !activeIds.has(id));
       const { index } = current;

@@ -9,6 +9,7 @@ import { useCountryName } from '../../features/catalogue/components/country-labe
 import { Price } from '../../features/catalogue/components/price.tsx';
 import { ProductCover } from '../../features/catalogue/components/product-cover.tsx';
 import { ProductGrid } from '../../features/catalogue/components/product-grid.tsx';
+import { ProductRating } from '../../features/catalogue/components/product-rating.tsx';
 import { PurchaseBox } from '../../features/catalogue/components/purchase-box.tsx';
 import { Reviews } from '../../features/catalogue/components/reviews.tsx';
 import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
@@ -82,7 +83,10 @@ export function Component() {
         </div>
         <div className={styles.info}>
           <h1 className={styles.name}>{item.name}</h1>
-          <p className={styles.article}>{t('product.articleLabel', { article: item.article })}</p>
+          <p className={styles.article}>
+            {t('product.articleLabel', { article: item.article })}
+            <ProductRating rating={item.rating} />
+          </p>
           <dl className={styles.facts}>
             <div>
               <dt>{t('product.region')}</dt>

@@ -47,6 +47,21 @@ describe('ProductCard', () => {
     expect(screen.getByText('−10%')).toBeInTheDocument();
   });
 
+  it("shows the product's rating: a star, the average and the number of reviews, named in words", () => {
+    renderWithApp(<ProductCard product={productFixture({ rating: { average: 4.6, count: 23 } })} onBuy={() => {}} />);
+    const card = screen.getByRole('article', { name: 'Steam Gift Card 50 USD' });
+    const rating = screen.getByRole('img', { name: 'Rated 4.6 out of 5, 23 reviews' });
+    expect(card).toContainElement(rating);
+    expect(rating).toHaveTextContent('4.6(23)');
+  });
+
+  it('shows no rating, not zero stars, for a product without reviews', () => {
+    renderWithApp(<ProductCard product={productFixture({ rating: { average: null, count: 0 } })} onBuy={() => {}} />);
+    expect(screen.getByRole('article', { name: 'Steam Gift Card 50 USD' })).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /Rated/ })).toBeNull();
+    expect(screen.queryByText(/\(0\)/)).toBeNull();
+  });
+
   it('links More details to the product page', () => {
     renderWithApp(<ProductCard product={productFixture()} onBuy={() => {}} />);
     expect(screen.getByRole('link', { name: 'More details' })).toHaveAttribute('href', '/product/12');

@@ -6,6 +6,7 @@ import { useCountryName } from './country-label.tsx';
 import { Price } from './price.tsx';
 import styles from './product-card.module.css';
 import { ProductCover } from './product-cover.tsx';
+import { ProductRating } from './product-rating.tsx';
 
 export interface ProductCardProps {
   product: ProductSummary;
@@ -44,6 +45,7 @@ export function ProductCard({ product, onBuy, eager, headingLevel = 2 }: Product
             {countryName}
           </span>
           {!product.in_stock && <span className={styles.out}>{t('product.outOfStock')}</span>}
+          <ProductRating rating={product.rating} />
         </div>
         <Name className={styles.name} id={`product-${product.id}-name`}>
           <Link to={href}>{product.name}</Link>
