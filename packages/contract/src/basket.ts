@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ProductSummarySchema } from './catalogue.ts';
+import { DisplayRateSchema } from './display.ts';
 import { ErrorKeys, ValidationErrorSchema } from './errors.ts';
 import { BASKET_CHANGES_MAX, BASKET_LINE_MAX, BASKET_LINES_MAX, PROMO_CODE_MAX, PROMO_CODE_MIN } from './limits.ts';
 
@@ -157,8 +158,15 @@ export const BasketResponseSchema = z.object({
   currency: z.string(),
   /** Lines the call could not set as asked (stock, the per-line maximum, an inactive product). */
   capped: z.array(CappedLineSchema),
+  /**
+   * The rate the shopper's language shows prices at (`?lang=`); the total charged is `total_minor`
+   * in `currency`, the store's, whatever this says.
+   */
+  display: DisplayRateSchema,
 });
 export type BasketResponse = z.infer<typeof BasketResponseSchema>;
+/** The basket as the store keeps it, before the display rate of the request's language is added. */
+export type BasketContents = Omit<BasketResponse, 'display'>;
 
 /** Why a promo code was refused; each is also a message key under `validation.promo.*`. */
 export const PROMO_REFUSALS = [

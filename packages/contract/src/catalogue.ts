@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DisplayRateSchema } from './display.ts';
 import { ErrorKeys } from './errors.ts';
 import {
   HINTS_PER_KIND,
@@ -84,6 +85,12 @@ export const USER_SORTS = {
 
 const sortParam = blankIsUnset(z.optional(SortModeSchema));
 
+/**
+ * The interface language of a call that answers prices or texts: prices come with the rate of the
+ * language's currency (DISPLAY_CURRENCY_BY_LOCALE), texts in the language.
+ */
+const langParam = blankIsUnset(z.optional(z.enum(LOCALES, { error: ErrorKeys.unknownOption })));
+
 const pagingShape = {
   page: wholeNumber(1, PAGE_MAX),
   offset: wholeNumber(0, OFFSET_MAX),
@@ -96,6 +103,7 @@ const filterShape = {
   maxPrice: priceBound,
   currency: codeList(/^[A-Z]{3}$/),
   country: codeList(/^[A-Z0-9]{2,8}$/),
+  lang: langParam,
   ...pagingShape,
 };
 
@@ -114,7 +122,7 @@ export type ProductFilterQuery = z.infer<typeof ProductFilterQuerySchema>;
 export const PagingQuerySchema = z.object(pagingShape);
 export type PagingQuery = z.infer<typeof PagingQuerySchema>;
 
-export const ProductListQuerySchema = z.object({ ...pagingShape, sort: sortParam });
+export const ProductListQuerySchema = z.object({ ...pagingShape, sort: sortParam, lang: langParam });
 export type ProductListQuery = z.infer<typeof ProductListQuerySchema>;
 
 /** Names the product lists of `GET /{list}`. */
@@ -148,10 +156,12 @@ export const ProductIdParamsSchema = z.object({
  * A product page's language: its description and activation instructions come in it (English when
  * the product has no text in it). The web app sends the interface language.
  */
-export const ProductDetailQuerySchema = z.object({
-  lang: blankIsUnset(z.optional(z.enum(LOCALES, { error: ErrorKeys.unknownOption }))),
-});
+export const ProductDetailQuerySchema = z.object({ lang: langParam });
 export type ProductDetailQuery = z.infer<typeof ProductDetailQuerySchema>;
+
+/** `?lang=` alone: hints and the basket, whose prices come with the language's display rate. */
+export const LangQuerySchema = ProductDetailQuerySchema;
+export type LangQuery = ProductDetailQuery;
 
 export const SearchParamsSchema = z.object({
   query: z
@@ -229,6 +239,8 @@ export const ProductDetailSchema = z.extend(ProductSummarySchema, {
   activation_instructions: z.string(),
   stock: z.int(),
   category_name: z.string(),
+  /** The rate its prices are shown at in the requested language. */
+  display: DisplayRateSchema,
 });
 export type ProductDetail = z.infer<typeof ProductDetailSchema>;
 
@@ -247,7 +259,7 @@ export const ProductPageSchema = z.extend(PageInfoSchema, {
 export type ProductPage = z.infer<typeof ProductPageSchema>;
 
 /** `GET /popular-products`, `/novelties`, `/discounts`: SPEC.md reads `result.products`. */
-export const ProductListResponseSchema = z.object({ result: ProductPageSchema });
+export const ProductListResponseSchema = z.object({ result: ProductPageSchema, display: DisplayRateSchema });
 export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
 
 export const PriceRangeSchema = z.object({
@@ -260,6 +272,7 @@ export const CategoryListingResponseSchema = z.object({
   category: CategorySchema,
   result: ProductPageSchema,
   priceRange: PriceRangeSchema,
+  display: DisplayRateSchema,
 });
 export type CategoryListingResponse = z.infer<typeof CategoryListingResponseSchema>;
 
@@ -267,6 +280,7 @@ export const SearchResponseSchema = z.object({
   query: z.string(),
   result: ProductPageSchema,
   priceRange: PriceRangeSchema,
+  display: DisplayRateSchema,
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
@@ -307,6 +321,7 @@ export const SearchHintsResponseSchema = z.object({
   hintsByArt: z
     .array(z.object({ id: z.int(), name: z.string(), article: z.string(), ...hintDetails }))
     .check(z.maxLength(HINTS_PER_KIND)),
+  display: DisplayRateSchema,
 });
 export type SearchHintsResponse = z.infer<typeof SearchHintsResponseSchema>;
 

@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
 export * from './dev-mailbox.ts';
+export * from './display.ts';
 export * from './errors.ts';
 export * from './jobs.ts';
 export * from './limits.ts';

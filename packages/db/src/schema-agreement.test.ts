@@ -80,6 +80,7 @@ const NATIVE_TYPES: Record<string, string> = {
   VarChar: 'character varying',
   Char: 'character',
   Timestamptz: 'timestamp with time zone',
+  Decimal: 'numeric',
 };
 const ON_DELETE: Record<string, string> = { Cascade: 'c', Restrict: 'r', SetNull: 'n', NoAction: 'a' };
 

@@ -6,6 +6,7 @@ import {
   createBasketService,
   createCatalogueService,
   createDeliveryService,
+  createDisplayRates,
   createIndexedProductSearch,
   createLedgerService,
   createOrderService,
@@ -17,6 +18,7 @@ import {
   createSandboxPaymentProvider,
   createStockNotificationService,
   type DeliveryService,
+  type DisplayRates,
   type IndexedProductSearch,
   type JobQueue,
   type LedgerService,
@@ -41,6 +43,8 @@ export interface Services {
   /** The catalogue's search index in this process, fresh from the database's change feed. */
   search: IndexedProductSearch;
   catalogue: CatalogueService;
+  /** The operator's display rates, kept in the process and fresh from the table's change feed. */
+  displayRates: DisplayRates;
   /** "Tell me when it is back": requests kept, and written to when stock returns. */
   stockNotifications: StockNotificationService;
   accounts: AccountService;
@@ -89,6 +93,8 @@ export default fp(async function services(
   app.decorate('redis', redis);
   const search = await createIndexedProductSearch({ db: database.prisma, listen: database.listen, logger: app.log });
   app.addHook('onClose', () => search.close());
+  const displayRates = await createDisplayRates({ db: database.prisma, listen: database.listen, logger: app.log });
+  app.addHook('onClose', () => displayRates.close());
   const orders = createOrderService({
     db: database.prisma,
     promo: createPromoService({ db: database.prisma }),
@@ -124,7 +130,13 @@ export default fp(async function services(
   app.decorate('services', {
     search,
     stockNotifications,
-    catalogue: createCatalogueService({ db: database.prisma, search, pageTtlMs: env.CATALOGUE_CACHE_MS }),
+    catalogue: createCatalogueService({
+      db: database.prisma,
+      search,
+      displayRates,
+      pageTtlMs: env.CATALOGUE_CACHE_MS,
+    }),
+    displayRates,
     accounts: createAccountService({
       db: database.prisma,
       queue,

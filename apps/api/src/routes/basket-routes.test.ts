@@ -6,6 +6,7 @@ import {
   type BasketResponse,
   BasketResponseSchema,
   ErrorKeys,
+  STORE_DISPLAY_RATE,
 } from '@store/contract';
 import { BASKET_REQUEST_TTL_MS } from '@store/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,7 +73,14 @@ describe('without a token', () => {
 describe('GET and PATCH /api/basket', () => {
   it('starts empty', async () => {
     const { token } = await registerUser(ctx.app);
-    expect(await basketOf(token)).toEqual({ products: [], total_minor: 0, total: 0, currency: 'BRL', capped: [] });
+    expect(await basketOf(token)).toEqual({
+      products: [],
+      total_minor: 0,
+      total: 0,
+      currency: 'BRL',
+      capped: [],
+      display: STORE_DISPLAY_RATE,
+    });
   });
 
   it('adds, raises, lowers and removes lines, with product data, quantities and totals', async () => {

@@ -1,7 +1,10 @@
 import {
+  type BasketContents,
   BasketMergeBodySchema,
   BasketPatchBodySchema,
+  type BasketResponse,
   BasketResponseSchema,
+  LangQuerySchema,
   MessageErrorSchema,
   ValidationErrorSchema,
 } from '@store/contract';
@@ -14,7 +17,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
  */
 export default async function basketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { basket } = app.services;
+  const { basket, displayRates } = app.services;
+  /** The basket with the rate its prices are shown at in `?lang=`; what is charged stays in BRL. */
+  const withDisplay = async (contents: Promise<BasketContents>, lang: string | undefined): Promise<BasketResponse> => ({
+    ...(await contents),
+    display: displayRates.forLocale(lang),
+  });
   const tags = ['basket'];
   const security = [{ bearer: [] }];
   const errors = { 401: MessageErrorSchema, 422: ValidationErrorSchema, 429: MessageErrorSchema };
@@ -24,9 +32,14 @@ export default async function basketRoutes(fastify: FastifyInstance) {
     {
       onRequest: app.authenticate,
       config: { rateLimit: app.rateLimitPreset('read') },
-      schema: { tags, security, response: { 200: BasketResponseSchema, 401: errors[401], 429: errors[429] } },
+      schema: {
+        tags,
+        security,
+        querystring: LangQuerySchema,
+        response: { 200: BasketResponseSchema, 401: errors[401], 429: errors[429] },
+      },
     },
-    async (request) => basket.getBasket(request.user.userId),
+    async (request) => withDisplay(basket.getBasket(request.user.userId), request.query.lang),
   );
 
   app.patch(
@@ -34,9 +47,15 @@ export default async function basketRoutes(fastify: FastifyInstance) {
     {
       onRequest: app.authenticate,
       config: { rateLimit: app.rateLimitPreset('write') },
-      schema: { tags, security, body: BasketPatchBodySchema, response: { 200: BasketResponseSchema, ...errors } },
+      schema: {
+        tags,
+        security,
+        querystring: LangQuerySchema,
+        body: BasketPatchBodySchema,
+        response: { 200: BasketResponseSchema, ...errors },
+      },
     },
-    async (request) => basket.applyChanges(request.user.userId, request.body),
+    async (request) => withDisplay(basket.applyChanges(request.user.userId, request.body), request.query.lang),
   );
 
   app.post(
@@ -44,8 +63,14 @@ export default async function basketRoutes(fastify: FastifyInstance) {
     {
       onRequest: app.authenticate,
       config: { rateLimit: app.rateLimitPreset('write') },
-      schema: { tags, security, body: BasketMergeBodySchema, response: { 200: BasketResponseSchema, ...errors } },
+      schema: {
+        tags,
+        security,
+        querystring: LangQuerySchema,
+        body: BasketMergeBodySchema,
+        response: { 200: BasketResponseSchema, ...errors },
+      },
     },
-    async (request) => basket.mergeBasket(request.user.userId, request.body),
+    async (request) => withDisplay(basket.mergeBasket(request.user.userId, request.body), request.query.lang),
   );
 }

@@ -1,5 +1,7 @@
 import {
   CategoryListingResponseSchema,
+  DISPLAY_CURRENCY_BY_LOCALE,
+  LOCALES,
   PRODUCT_LISTS,
   ProductListResponseSchema,
   SearchHintsResponseSchema,
@@ -43,6 +45,12 @@ describe('answers built from the search index', () => {
       }
       const filtered = await catalogue.getCategoryListing(category.id, { minPrice: 10, maxPrice: 500, sort: 'sale' });
       expectWrittenAsChecked(CategoryListingResponseSchema, filtered);
+      // With the display rate of each language (the demo store has RUB and INR).
+      for (const lang of LOCALES) {
+        const shown = await catalogue.getCategoryListing(category.id, { lang });
+        expect(shown.display.currency).toBe(DISPLAY_CURRENCY_BY_LOCALE[lang]);
+        expectWrittenAsChecked(CategoryListingResponseSchema, shown);
+      }
     }
     expect(products).toBeGreaterThan(50);
   });
@@ -50,14 +58,18 @@ describe('answers built from the search index', () => {
   it('are their contract exactly: product lists, search results and hints', async () => {
     const { catalogue } = ctx.app.services;
     for (const list of PRODUCT_LISTS) {
-      expectWrittenAsChecked(ProductListResponseSchema, await catalogue.listProducts(list, {}));
+      for (const lang of [undefined, ...LOCALES]) {
+        expectWrittenAsChecked(ProductListResponseSchema, await catalogue.listProducts(list, { lang }));
+      }
     }
     let hints = 0;
     for (const text of ['steam', 'psn', 'стим', 'नेटफ्लिक्स', 'netflx', '50', 'zzzz-nothing']) {
-      expectWrittenAsChecked(SearchResponseSchema, await catalogue.searchProducts(text, {}));
-      const found = await catalogue.searchHints(text);
-      hints += found.hintsByName.length + found.hintsByArt.length;
-      expectWrittenAsChecked(SearchHintsResponseSchema, found);
+      for (const lang of [undefined, 'ru', 'hi'] as const) {
+        expectWrittenAsChecked(SearchResponseSchema, await catalogue.searchProducts(text, { lang }));
+        const found = await catalogue.searchHints(text, lang);
+        hints += found.hintsByName.length + found.hintsByArt.length;
+        expectWrittenAsChecked(SearchHintsResponseSchema, found);
+      }
     }
     expect(hints).toBeGreaterThan(5);
   });

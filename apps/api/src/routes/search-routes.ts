@@ -1,4 +1,5 @@
 import {
+  LangQuerySchema,
   MessageErrorSchema,
   ProductFilterQuerySchema,
   SearchHintsResponseSchema,
@@ -20,8 +21,16 @@ export default async function searchRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/search/hints/:query',
-    { config, schema: { tags, params: SearchParamsSchema, response: { 200: SearchHintsResponseSchema, ...errors } } },
-    (request) => catalogue.searchHints(request.params.query),
+    {
+      config,
+      schema: {
+        tags,
+        params: SearchParamsSchema,
+        querystring: LangQuerySchema,
+        response: { 200: SearchHintsResponseSchema, ...errors },
+      },
+    },
+    (request) => catalogue.searchHints(request.params.query, request.query.lang),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { MessageErrorSchema, ValidationErrorSchema } from '@store/contract';
 import * as z from 'zod/mini';
+import { rememberDisplayRate } from './display-rate.ts';
 import { getToken } from './session-store.ts';
 
 export const API_BASE = '/api';
@@ -98,7 +99,9 @@ export async function apiGet<S extends z.core.$ZodType>(
     signal: options.signal ?? null,
   });
   if (!response.ok) throw await readError(response);
-  return z.parse(schema, await response.json());
+  const data = z.parse(schema, await response.json());
+  rememberDisplayRate(options.params?.lang, data);
+  return data;
 }
 
 /** `keepalive` lets a request outlive the page (a flush as the tab closes). */

@@ -1,5 +1,12 @@
-import type { BasketChange, BasketResponse, CappedLine, ProductSummary, PromoResult } from '@store/contract';
-import { BASKET_LINE_MAX } from '@store/contract';
+import {
+  BASKET_LINE_MAX,
+  type BasketChange,
+  type BasketResponse,
+  type CappedLine,
+  type ProductSummary,
+  type PromoResult,
+  STORE_DISPLAY_RATE,
+} from '@store/contract';
 import { productFixture, userFixture } from './fixtures.ts';
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> };
@@ -50,7 +57,14 @@ export function fakeBasketServer(catalogue: ProductSummary[], initial: Record<nu
       };
     });
     const totalMinor = products.reduce((sum, line) => sum + line.price_minor * line.pivot.quantity, 0);
-    return { products, total_minor: totalMinor, total: totalMinor / 100, currency: 'BRL', capped };
+    return {
+      products,
+      total_minor: totalMinor,
+      total: totalMinor / 100,
+      currency: 'BRL',
+      capped,
+      display: STORE_DISPLAY_RATE,
+    };
   }
 
   function set(id: number, requested: number, capped: CappedLine[]) {

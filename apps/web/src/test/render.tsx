@@ -11,9 +11,10 @@ import enInfo from '../locales/info/en.json';
 import enPayments from '../locales/payments/en.json';
 import enShop from '../locales/shop/en.json';
 
-export function createTestI18n() {
+/** `language` sets the interface language (dates, numbers, prices); the texts are English. */
+export function createTestI18n(language = 'en') {
   // The whole catalogue, as a visit that has opened every screen holds it.
-  return new Translator('en', [enInfo, enAccount, enBasket, enPayments, enShop].reduce(mergeTexts, en));
+  return new Translator(language, [enInfo, enAccount, enBasket, enPayments, enShop].reduce(mergeTexts, en));
 }
 
 /** Shows where the router is, so tests can assert on navigation. */
@@ -22,9 +23,9 @@ export function LocationProbe() {
   return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
 }
 
-export function renderWithApp(ui: ReactNode, { route = '/' }: { route?: string } = {}) {
+export function renderWithApp(ui: ReactNode, { route = '/', language }: { route?: string; language?: string } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const i18n = createTestI18n();
+  const i18n = createTestI18n(language);
   return render(
     <TranslatorProvider translator={i18n}>
       <QueryClientProvider client={queryClient}>

@@ -1,10 +1,10 @@
 import {
   BASKET_LINE_MAX,
   BASKET_LINES_MAX,
+  type BasketContents,
   type BasketItem,
   type BasketMergeBody,
   type BasketPatchBody,
-  type BasketResponse,
   type CappedLine,
   ErrorKeys,
   STORE_CURRENCY,
@@ -100,7 +100,7 @@ function toBasketItem(row: BasketRow): BasketItem {
   };
 }
 
-function toResponse(rows: BasketRow[], capped: CappedLine[]): BasketResponse {
+function toResponse(rows: BasketRow[], capped: CappedLine[]): BasketContents {
   const totalMinor = rows.reduce((sum, row) => sum + row.price_minor * row.quantity, 0);
   return {
     products: rows.map(toBasketItem),
@@ -156,7 +156,7 @@ export function createBasketService({ db, requestTtlMs = BASKET_REQUEST_TTL_MS }
     requestId: string,
     kind: 'FLUSH' | 'MERGE',
     apply: (tx: Prisma.TransactionClient) => Promise<CappedLine[]>,
-  ): Promise<BasketResponse> {
+  ): Promise<BasketContents> {
     return db.$transaction(async (tx) => {
       await lockBasket(tx, userId);
       const capped = await removeUnavailableLines(tx, userId);
@@ -169,7 +169,7 @@ export function createBasketService({ db, requestTtlMs = BASKET_REQUEST_TTL_MS }
   }
 
   return {
-    async getBasket(userId: string): Promise<BasketResponse> {
+    async getBasket(userId: string): Promise<BasketContents> {
       const capped = await removeUnavailableLines(db, userId);
       return toResponse(await readBasketRows(db, userId), capped);
     },
@@ -179,7 +179,7 @@ export function createBasketService({ db, requestTtlMs = BASKET_REQUEST_TTL_MS }
      * of products no longer sold, refuse the whole flush with a 422 on `products.<index>.id`; a
      * decrease of a product no longer sold is taken as given, since its line is leaving anyway.
      */
-    applyChanges(userId: string, { flush_id, products }: BasketPatchBody): Promise<BasketResponse> {
+    applyChanges(userId: string, { flush_id, products }: BasketPatchBody): Promise<BasketContents> {
       return writeBasket(userId, flush_id, 'FLUSH', async (tx) => {
         const stock = await stockOf(
           tx,
@@ -216,7 +216,7 @@ export function createBasketService({ db, requestTtlMs = BASKET_REQUEST_TTL_MS }
      * A guest line of a product that is gone is reported as `unavailable`, not refused: the guest
      * basket may be weeks old, and the rest of it must still arrive.
      */
-    mergeBasket(userId: string, { merge_id, products }: BasketMergeBody): Promise<BasketResponse> {
+    mergeBasket(userId: string, { merge_id, products }: BasketMergeBody): Promise<BasketContents> {
       return writeBasket(userId, merge_id, 'MERGE', async (tx) => {
         const stock = await stockOf(
           tx,

@@ -3,6 +3,7 @@ import {
   type CategoryListingResponse,
   type Country,
   type Currency,
+  type DisplayRate,
   HINTS_PER_KIND,
   type PageInfo,
   type ProductDetail,
@@ -21,6 +22,7 @@ import {
   STORE_CURRENCY,
 } from '@store/contract';
 import type { PrismaClient } from '@store/db';
+import type { DisplayRates } from '../display/display-rates.ts';
 import type { ProductHint, ProductQuery, ProductSearch } from '../search/product-search.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { discountPercent, minorToDisplay, wholeToMinor } from '../shared/money.ts';
@@ -32,6 +34,8 @@ export interface CatalogueServiceDeps {
   db: PrismaClient;
   /** Search, hints and listings: the in-process index, or a search engine behind the same port. */
   search: ProductSearch;
+  /** The operator's display rates: every answer with prices carries the rate of its language. */
+  displayRates: Pick<DisplayRates, 'forLocale' | 'onChange'>;
   /** How long category names and icons may be stale (counts and prices come fresh from search). */
   metaTtlMs?: number;
   /**
@@ -95,7 +99,13 @@ function pageInfo(total: number, offset: number, limit: number): PageInfo {
   };
 }
 
-export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtlMs = 5_000 }: CatalogueServiceDeps) {
+export function createCatalogueService({
+  db,
+  search,
+  displayRates,
+  metaTtlMs = 30_000,
+  pageTtlMs = 5_000,
+}: CatalogueServiceDeps) {
   const categoryRows = cached(metaTtlMs, () =>
     db.category.findMany({
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
@@ -159,12 +169,25 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
     return responses.get(key, load) as Promise<T>;
   }
 
-  search.onChange(() => {
+  const dropAnswers = () => {
     responses.clear();
     hints.clear();
-  });
+  };
+  search.onChange(dropAnswers);
+  displayRates.onChange(dropAnswers);
 
-  async function categoryListing(slug: string, filter: ProductFilterQuery): Promise<CategoryListingResponse> {
+  /**
+   * The cache key of an answer with prices: the shown currency (not the language: pt-BR and en share
+   * BRL answers) and the query without its language. A rate set anew drops every cached answer.
+   */
+  const keyOf = (kind: string, display: DisplayRate, { lang: _, ...query }: { lang?: string }) =>
+    `${kind}:${display.currency}:${JSON.stringify(query)}`;
+
+  async function categoryListing(
+    slug: string,
+    filter: ProductFilterQuery,
+    display: DisplayRate,
+  ): Promise<CategoryListingResponse> {
     const category = await findCategory(slug);
     const query = { ...queryFrom(filter), category: slug, sort: filter.sort ?? 'popular' };
     const hits = await search.products(query);
@@ -172,16 +195,22 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
       category: publicCategory(category),
       result: page(hits, query),
       priceRange: priceRange(category.minPriceMinor, category.maxPriceMinor),
+      display,
     };
   }
 
-  async function searchProducts(text: string, filter: ProductFilterQuery): Promise<SearchResponse> {
+  async function searchProducts(
+    text: string,
+    filter: ProductFilterQuery,
+    display: DisplayRate,
+  ): Promise<SearchResponse> {
     const query = { ...queryFrom(filter), text };
     const hits = await search.products(query);
     return {
       query: text,
       result: page(hits, query),
       priceRange: priceRange(hits.priceRange?.minMinor ?? 0, hits.priceRange?.maxMinor ?? 0),
+      display,
     };
   }
 
@@ -207,22 +236,27 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
     },
 
     getCategoryListing(slug: string, query: ProductFilterQuery): Promise<CategoryListingResponse> {
-      return cachedResponse(`category:${slug}:${JSON.stringify(query)}`, () => categoryListing(slug, query));
+      const display = displayRates.forLocale(query.lang);
+      return cachedResponse(keyOf(`category:${slug}`, display, query), () => categoryListing(slug, query, display));
     },
 
     listProducts(list: ProductListName, query: ProductListQuery): Promise<ProductListResponse> {
-      return cachedResponse(`list:${list}:${JSON.stringify(query)}`, async () => {
+      const display = displayRates.forLocale(query.lang);
+      return cachedResponse(keyOf(`list:${list}`, display, query), async () => {
         const paging = resolvePaging(query);
         const hits = await search.products({
           discountedOnly: list === 'discounts',
           sort: query.sort ?? LIST_SORT[list],
           ...paging,
         });
-        return { result: page(hits, paging) };
+        return { result: page(hits, paging), display };
       });
     },
 
-    /** The product page; its texts in `locale` when the product has them, else its own (English). */
+    /**
+     * The product page; its texts in `locale` when the product has them, else its own (English), and
+     * its prices with the display rate of `locale`.
+     */
     async getProduct(id: number, locale?: string): Promise<ProductDetail> {
       const [row, translation] = await Promise.all([
         requireProduct(id),
@@ -236,6 +270,7 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
         activation_instructions: translation?.activationInstructions ?? row.activation_instructions,
         stock: row.stock_count,
         category_name: row.category_name,
+        display: displayRates.forLocale(locale),
       };
     },
 
@@ -303,7 +338,8 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
      * Hints while the shopper types: products by name (aliases, other scripts and typos included),
      * best match first, each with what helps choose (cover, price, region); and by article.
      */
-    searchHints(query: string): Promise<SearchHintsResponse> {
+    searchHints(query: string, locale?: string): Promise<SearchHintsResponse> {
+      const display = displayRates.forLocale(locale);
       const find = async (): Promise<SearchHintsResponse> => {
         const found = await search.hints(query, HINTS_PER_KIND);
         return {
@@ -314,14 +350,16 @@ export function createCatalogueService({ db, search, metaTtlMs = 30_000, pageTtl
             article: String(hint.id),
             ...hintDetails(hint),
           })),
+          display,
         };
       };
-      return pageTtlMs > 0 ? hints.get(query.toLowerCase(), find) : find();
+      return pageTtlMs > 0 ? hints.get(`${display.currency}:${query.toLowerCase()}`, find) : find();
     },
 
     searchProducts(query: string, filter: ProductFilterQuery): Promise<SearchResponse> {
-      return cachedResponse(`search:${query.toLowerCase()}:${JSON.stringify(filter)}`, () =>
-        searchProducts(query, filter),
+      const display = displayRates.forLocale(filter.lang);
+      return cachedResponse(keyOf(`search:${query.toLowerCase()}`, display, filter), () =>
+        searchProducts(query, filter, display),
       );
     },
 

@@ -246,6 +246,15 @@ export const PROMO_CODES: PromoCodeDef[] = [
   { code: 'PLAY20', discountPercent: 20, categories: ['playstation'] },
 ];
 
+/**
+ * The demo store's display rates, BRL per unit, so that a Russian or Hindi shopper sees prices in
+ * their currency from the first start. Made up for the demo (late-2026 ballpark), set by `demo`.
+ */
+export const DEMO_DISPLAY_RATES: Array<{ currency: string; brlPerUnit: string }> = [
+  { currency: 'RUB', brlPerUnit: '0.057' },
+  { currency: 'INR', brlPerUnit: '0.064' },
+];
+
 export interface AliasDef {
   term: string;
   /** The language of the term; none for a brand or an abbreviation used in every language. */

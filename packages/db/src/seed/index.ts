@@ -10,6 +10,7 @@ import {
   COUNTRY_ALIASES,
   CURRENCIES,
   CURRENCY_ALIASES,
+  DEMO_DISPLAY_RATES,
   type Offer,
   PROMO_CODES,
 } from './demo-data.ts';
@@ -209,6 +210,28 @@ export interface SeedOptions {
   now?: Date;
 }
 
+/** Who the demo's own display rates are set by; an operator's rate never carries it. */
+export const DEMO_RATES_SET_BY = 'demo';
+
+/**
+ * The demo's display rates: added to a store that has none (a new one, or one seeded before rates
+ * existed), and dated anew at every start while they are still the demo's own, so the demo never
+ * falls back to BRL for a rate gone stale. A rate an operator set (`rates set`) is left as it is,
+ * and one an operator removed stays removed while any other rate is there.
+ */
+async function seedDisplayRates(tx: Prisma.TransactionClient, now: Date) {
+  if ((await tx.displayRate.count()) === 0) {
+    await tx.displayRate.createMany({
+      data: DEMO_DISPLAY_RATES.map((rate) => ({ ...rate, setAt: now, setBy: DEMO_RATES_SET_BY })),
+    });
+    return;
+  }
+  await tx.displayRate.updateMany({
+    where: { setBy: DEMO_RATES_SET_BY, setAt: { lt: now } },
+    data: { setAt: now },
+  });
+}
+
 /**
  * Seeds the demo store into an empty database: reference data, about a hundred products over the
  * nine platforms (some discounted, some new, some sold out, a few without cover art), encrypted demo
@@ -234,6 +257,7 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
     }
     // Likewise the products' texts in the four languages, for a demo store seeded before they existed.
     if ((await tx.productTranslation.count()) === 0) await seedProductTranslations(tx);
+    await seedDisplayRates(tx, now);
     return false;
   }
   const ids = await seedReferenceData(tx);
@@ -293,6 +317,7 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
 
   await seedProductTranslations(tx);
   await seedReviews(tx, now);
+  await seedDisplayRates(tx, now);
 
   await tx.promoCode.createMany({
     data: PROMO_CODES.map(({ categories: _, ...promo }) => promo),

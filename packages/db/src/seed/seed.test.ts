@@ -162,6 +162,36 @@ describe('seedDemo', () => {
     expect(await db.prisma.productTranslation.count()).toBe(products * 4);
   });
 
+  it("shows Russian and Hindi shoppers prices at the demo's rates, kept fresh while they are the demo's own", async () => {
+    const rates = await db.prisma.displayRate.findMany({ orderBy: { currency: 'asc' } });
+    expect(rates.map((rate) => [rate.currency, rate.brlPerUnit.toString(), rate.setBy])).toEqual([
+      ['INR', '0.064', 'demo'],
+      ['RUB', '0.057', 'demo'],
+    ]);
+    // A later start dates the demo's rates anew and leaves an operator's alone.
+    const old = new Date('2026-01-01T00:00:00Z');
+    await db.prisma.displayRate.update({ where: { currency: 'INR' }, data: { setAt: old } });
+    await db.prisma.displayRate.update({
+      where: { currency: 'RUB' },
+      data: { setAt: old, setBy: 'maria', brlPerUnit: '0.06' },
+    });
+    const now = new Date('2026-11-24T12:00:00Z');
+    expect(await seedDemo(db.prisma, { cipher, now })).toBe(false);
+    const after = await db.prisma.displayRate.findMany({ orderBy: { currency: 'asc' } });
+    expect(after.map((rate) => [rate.currency, rate.brlPerUnit.toString(), rate.setAt, rate.setBy])).toEqual([
+      ['INR', '0.064', now, 'demo'],
+      ['RUB', '0.06', old, 'maria'],
+    ]);
+    // A rate the operator removed stays removed; a store without any (seeded before rates existed)
+    // gets the demo's.
+    await db.prisma.displayRate.delete({ where: { currency: 'INR' } });
+    await seedDemo(db.prisma, { cipher, now });
+    expect((await db.prisma.displayRate.findMany()).map((rate) => rate.currency)).toEqual(['RUB']);
+    await db.prisma.displayRate.deleteMany();
+    await seedDemo(db.prisma, { cipher, now });
+    expect(await db.prisma.displayRate.count()).toBe(2);
+  });
+
   it('gives most products real reviews from demo customers who cannot sign in', async () => {
     const products = await db.prisma.product.count();
     const reviewed = await db.prisma.product.count({ where: { reviews: { some: {} } } });

@@ -8,9 +8,10 @@ import { ListingView } from '../../features/catalogue/components/listing-view.ts
 import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
 import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
 import { notFound } from '../../lib/api-client.ts';
-import { ensureTexts } from '../../lib/i18n.ts';
+import { currentLanguage, ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useLocale } from '../../lib/use-locale.ts';
 import type { LoaderArgs } from '../route-page.tsx';
 
 function slugOf(params: { id?: string }): string {
@@ -25,7 +26,10 @@ export async function loader({ params, url }: LoaderArgs) {
   void queryClient.prefetchQuery(countriesQueryOptions(slug));
   void queryClient.prefetchQuery(categoriesQueryOptions());
   // An empty page's texts (past the end, nothing matches) come with the listing pages.
-  await Promise.all([queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters)), ensureTexts('shop')]);
+  await Promise.all([
+    queryClient.ensureQueryData(categoryListingQueryOptions(slug, filters, currentLanguage())),
+    ensureTexts('shop'),
+  ]);
   return null;
 }
 
@@ -35,7 +39,7 @@ export function Component() {
   const [filters, setFilters] = useListingFilters();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
-  const listing = useCategoryListing(slug, filters);
+  const listing = useCategoryListing(slug, filters, useLocale());
   const categories = useCategories();
   useDocumentTitle(listing.data?.category.formatted_name);
 

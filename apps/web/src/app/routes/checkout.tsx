@@ -115,6 +115,9 @@ export function Component() {
             )}
           </dl>
           <BasketTotal lines={lines} promo={promo} label={t('checkout.total')} />
+          <p className={styles.muted} data-testid="checkout-charged-in">
+            {t('checkout.chargedIn', { currency: STORE_CURRENCY })}
+          </p>
         </section>
         <section className={styles.card} aria-labelledby="checkout-payment">
           <h2 id="checkout-payment" className={styles.cardTitle}>

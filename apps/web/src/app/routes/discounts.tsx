@@ -2,12 +2,13 @@ import { TagIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { productListQueryOptions } from '../../features/catalogue/api/get-product-list.ts';
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
+import { currentLanguage } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
 export async function loader() {
-  await queryClient.ensureInfiniteQueryData(productListQueryOptions('discounts'));
+  await queryClient.ensureInfiniteQueryData(productListQueryOptions('discounts', currentLanguage()));
   return null;
 }
 

@@ -4,7 +4,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { categoriesQueryOptions, useCategories } from '../../features/catalogue/api/get-categories.ts';
 import { productListQueryOptions } from '../../features/catalogue/api/get-product-list.ts';
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
-import { ensureTexts } from '../../lib/i18n.ts';
+import { currentLanguage, ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
@@ -15,7 +15,7 @@ export async function loader() {
   await Promise.all([
     ensureTexts('info'),
     queryClient.ensureQueryData(categoriesQueryOptions()),
-    queryClient.ensureInfiniteQueryData(productListQueryOptions('discounts')),
+    queryClient.ensureInfiniteQueryData(productListQueryOptions('discounts', currentLanguage())),
   ]);
   return null;
 }

@@ -3,13 +3,14 @@ import { BoltIcon, FlameIcon, GiftIcon, ShieldIcon } from '../../components/ui/i
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { productListQueryOptions } from '../../features/catalogue/api/get-product-list.ts';
 import { ProductListSection } from '../../features/catalogue/components/product-list-section.tsx';
+import { currentLanguage } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 import styles from './home.module.css';
 
 export async function loader() {
-  await queryClient.ensureInfiniteQueryData(productListQueryOptions('popular-products'));
+  await queryClient.ensureInfiniteQueryData(productListQueryOptions('popular-products', currentLanguage()));
   return null;
 }
 

@@ -14,9 +14,11 @@ import { PurchaseBox } from '../../features/catalogue/components/purchase-box.ts
 import { Reviews } from '../../features/catalogue/components/reviews.tsx';
 import { ReviewComposer } from '../../features/reviews/components/review-composer.tsx';
 import { notFound } from '../../lib/api-client.ts';
-import { currencyName, formatNumber } from '../../lib/format.ts';
+import { displayRate } from '../../lib/display-rate.ts';
+import { currencyName, formatNumber, formatPrice } from '../../lib/format.ts';
 import { currentLanguage, ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
+import { formatRateDate } from '../../lib/rate-date.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
@@ -65,6 +67,7 @@ export function Component() {
   }
   const item = product.data;
   const nominalCurrency = item.nominal.currency;
+  const rate = displayRate(locale);
 
   return (
     <article className={styles.product} data-testid="product-page">
@@ -120,7 +123,17 @@ export function Component() {
           <PurchaseBox product={item} onBuy={(quantity) => buy(item, quantity)}>
             {(buyChosen) => (
               <div className={styles.buyBox}>
-                <Price price={item.price} oldPrice={item.old_price} currency={item.currency} size="lg" />
+                <div>
+                  <Price minor={item.price_minor} oldMinor={item.old_price_minor} currency={item.currency} size="lg" />
+                  {rate && (
+                    <p className={styles.charged} data-testid="price-charged">
+                      {t('shop.chargedNote', {
+                        price: formatPrice(item.price, item.currency, locale),
+                        date: formatRateDate(rate.set_at, locale),
+                      })}
+                    </p>
+                  )}
+                </div>
                 <button type="button" className={styles.buy} onClick={buyChosen} disabled={!item.in_stock}>
                   <CartIcon size={18} />
                   {item.in_stock ? t('product.buy') : t('product.outOfStock')}

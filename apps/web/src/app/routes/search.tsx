@@ -7,9 +7,10 @@ import { ListingView } from '../../features/catalogue/components/listing-view.ts
 import { ProductGridSkeleton } from '../../features/catalogue/components/product-grid.tsx';
 import { useListingFilters } from '../../features/catalogue/hooks/use-listing-filters.ts';
 import { searchResultsQueryOptions, useSearchResults } from '../../features/search/api/get-search-results.ts';
-import { ensureTexts } from '../../lib/i18n.ts';
+import { currentLanguage, ensureTexts } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 import type { LoaderArgs } from '../route-page.tsx';
 
@@ -25,7 +26,9 @@ export async function loader({ params, url }: LoaderArgs) {
   if (query === null) return;
   void queryClient.prefetchQuery(countriesQueryOptions());
   await Promise.all([
-    queryClient.ensureQueryData(searchResultsQueryOptions(query, parseListingFilters(url.searchParams))),
+    queryClient.ensureQueryData(
+      searchResultsQueryOptions(query, parseListingFilters(url.searchParams), currentLanguage()),
+    ),
     ensureTexts('shop'),
   ]);
 }
@@ -39,7 +42,7 @@ export function Component() {
 function SearchResults({ query }: { query: string }) {
   const { t } = useTranslation();
   const [filters, setFilters] = useListingFilters();
-  const results = useSearchResults(query, filters);
+  const results = useSearchResults(query, filters, useLocale());
   useDocumentTitle(t('search.resultsTitle', { query }));
 
   if (!results.data) {

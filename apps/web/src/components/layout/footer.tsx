@@ -1,6 +1,6 @@
 import { Link, NavLink } from 'react-router-dom';
 import { useTranslation } from '../../lib/use-translation.tsx';
-import { ArrowUpIcon, MailIcon } from '../ui/icons.tsx';
+import { ArrowUpIcon, MailIcon } from '../ui/more-icons.tsx';
 import styles from './footer.module.css';
 import { Logo } from './logo.tsx';
 import { PaymentMarks } from './payment-marks.tsx';

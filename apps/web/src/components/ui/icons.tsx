@@ -58,36 +58,6 @@ export const GlobeIcon = (props: IconProps) => (
   </Icon>
 );
 
-export const ArrowUpIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M12 19V5M5 12l7-7 7 7" />
-  </Icon>
-);
-
-export const ChevronDownIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="m6 9 6 6 6-6" />
-  </Icon>
-);
-
-export const ChevronLeftIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="m15 18-6-6 6-6" />
-  </Icon>
-);
-
-export const ChevronRightIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="m9 18 6-6-6-6" />
-  </Icon>
-);
-
-export const CheckIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M5 12.5 10 17l9-10" />
-  </Icon>
-);
-
 export const FlameIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M12 3c1 3.5 5 5.5 5 10a5 5 0 0 1-10 0c0-2.2 1-3.6 2-4.5.3 1.6 1 2.5 2 3 0-3 .2-5.8 1-8.5Z" />
@@ -111,13 +81,6 @@ export const GiftIcon = (props: IconProps) => (
   <Icon {...props}>
     <rect x="3" y="8" width="18" height="5" rx="1" />
     <path d="M5 13v8h14v-8M12 8v13M12 8c-1.5-3-5-4-5.5-1.5S9 8 12 8Zm0 0c1.5-3 5-4 5.5-1.5S15 8 12 8Z" />
-  </Icon>
-);
-
-export const MailIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <rect x="3" y="5" width="18" height="14" rx="2" />
-    <path d="m4 7 8 6 8-6" />
   </Icon>
 );
 

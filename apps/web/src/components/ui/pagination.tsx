@@ -2,7 +2,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { formatNumber } from '../../lib/format.ts';
 import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
-import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx';
+import { ChevronLeftIcon, ChevronRightIcon } from './more-icons.tsx';
 import styles from './pagination.module.css';
 
 /** Page numbers to show: the first, the last, and two either side of the current one. */

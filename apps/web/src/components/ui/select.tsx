@@ -1,6 +1,6 @@
 import * as RadixSelect from '@radix-ui/react-select';
 import type { ReactNode } from 'react';
-import { CheckIcon, ChevronDownIcon } from './icons.tsx';
+import { CheckIcon, ChevronDownIcon } from './more-icons.tsx';
 import styles from './select.module.css';
 
 export interface SelectOption {

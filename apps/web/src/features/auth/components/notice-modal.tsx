@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { CheckIcon, CloseIcon, MailIcon } from '../../../components/ui/icons.tsx';
+import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { CheckIcon, MailIcon } from '../../../components/ui/more-icons.tsx';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import type { AccountNotice } from '../account-ui-store.ts';
 import styles from './modal.module.css';

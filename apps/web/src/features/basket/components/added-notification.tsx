@@ -1,7 +1,8 @@
 import * as Toast from '@radix-ui/react-toast';
 import { NOTIFICATION_MS, type ProductSummary } from '@store/contract';
 import { useState } from 'react';
-import { CheckIcon, CloseIcon } from '../../../components/ui/icons.tsx';
+import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { CheckIcon } from '../../../components/ui/more-icons.tsx';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './added-notification.module.css';
 

@@ -1,5 +1,7 @@
 import { STORE_CURRENCY } from '@store/contract';
+import { approxPrice, displayRate } from '../../../lib/display-rate.ts';
 import { formatPrice } from '../../../lib/format.ts';
+import { formatRateDate } from '../../../lib/rate-date.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import type { BasketLine } from '../basket-store.ts';
@@ -8,7 +10,8 @@ import styles from './basket-total.module.css';
 
 /**
  * The total; with a promo code, SPEC.md section 4's applied state: the original struck through and
- * the discounted total, recomputed from the lines on every change.
+ * the discounted total, recomputed from the lines on every change. In a language with a display
+ * rate, what is charged in BRL and about how much that is in the language's currency.
  */
 export function BasketTotal({
   lines,
@@ -23,6 +26,8 @@ export function BasketTotal({
   const locale = useLocale();
   const { totalMinor, payMinor } = basketTotals(lines, promo);
   const price = (minor: number) => formatPrice(minor / 100, STORE_CURRENCY, locale);
+  const rate = displayRate(locale);
+  const approx = approxPrice(payMinor, locale);
   return (
     <div className={styles.total}>
       <span>{label ?? t('basket.total')}</span>
@@ -35,6 +40,15 @@ export function BasketTotal({
         )}
         <strong data-testid="basket-total">{price(payMinor)}</strong>
       </span>
+      {rate && approx && (
+        <p className={styles.approx} data-testid="basket-total-approx">
+          {t('basket.approxTotal', {
+            price: price(payMinor),
+            approx,
+            date: formatRateDate(rate.set_at, locale),
+          })}
+        </p>
+      )}
     </div>
   );
 }

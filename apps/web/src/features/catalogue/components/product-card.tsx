@@ -50,7 +50,7 @@ export function ProductCard({ product, onBuy, eager, headingLevel = 2 }: Product
         <Name className={styles.name} id={`product-${product.id}-name`}>
           <Link to={href}>{product.name}</Link>
         </Name>
-        <Price price={product.price} oldPrice={product.old_price} currency={product.currency} />
+        <Price minor={product.price_minor} oldMinor={product.old_price_minor} currency={product.currency} />
         <div className={styles.actions}>
           <Link to={href} className={styles.details}>
             {t('product.moreDetails')}

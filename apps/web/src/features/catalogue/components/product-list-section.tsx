@@ -1,6 +1,7 @@
 import type { ProductListName } from '@store/contract';
 import { useEffect, useRef } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useProductList } from '../api/get-product-list.ts';
 import { ProductGrid, ProductGridSkeleton } from './product-grid.tsx';
@@ -12,7 +13,7 @@ import styles from './product-list-section.module.css';
  */
 export function ProductListSection({ list, headingLevel }: { list: ProductListName; headingLevel?: 2 | 3 }) {
   const { t } = useTranslation();
-  const query = useProductList(list);
+  const query = useProductList(list, useLocale());
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
 

@@ -1,4 +1,4 @@
-import type { ProductDetail } from '@store/contract';
+import { type ProductDetail, STORE_DISPLAY_RATE } from '@store/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,7 @@ const detail = (overrides: Partial<ProductDetail> = {}): ProductDetail => ({
   stock: 12,
   category_name: 'Steam',
   rating: { average: 4.5, count: 2 },
+  display: STORE_DISPLAY_RATE,
   ...overrides,
 });
 

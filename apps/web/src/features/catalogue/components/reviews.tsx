@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ChevronLeftIcon, ChevronRightIcon, StarIcon } from '../../../components/ui/icons.tsx';
+import { StarIcon } from '../../../components/ui/icons.tsx';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/more-icons.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';

@@ -1,7 +1,8 @@
 import { STORE_CURRENCY } from '@store/contract';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { CheckIcon, CloseIcon } from '../../../components/ui/icons.tsx';
+import { CloseIcon } from '../../../components/ui/icons.tsx';
+import { CheckIcon } from '../../../components/ui/more-icons.tsx';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';

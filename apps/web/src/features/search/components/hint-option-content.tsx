@@ -1,4 +1,5 @@
 import { SearchIcon } from '../../../components/ui/icons.tsx';
+import { approxPrice } from '../../../lib/display-rate.ts';
 import { formatPrice } from '../../../lib/format.ts';
 import { cut } from '../../../lib/text.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
@@ -34,7 +35,10 @@ export default function HintOptionContent({ hint }: { hint: Hint }) {
         </span>
       </span>{' '}
       {hint.price !== undefined && hint.currency && (
-        <span className={styles.optionPrice}>{formatPrice(hint.price, hint.currency, locale)}</span>
+        <span className={styles.optionPrice} data-testid="hint-price">
+          {/* A hint's price is in BRL with two decimals: its cents, converted when the language has a rate. */}
+          {approxPrice(Math.round(hint.price * 100), locale) ?? formatPrice(hint.price, hint.currency, locale)}
+        </span>
       )}
     </>
   );

@@ -1,5 +1,5 @@
-import { SEARCH_DEBOUNCE_MS, SEARCH_MAX } from '@store/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { SEARCH_DEBOUNCE_MS, SEARCH_MAX, STORE_DISPLAY_RATE } from '@store/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderWithApp } from '../../../test/render.tsx';
@@ -17,6 +17,7 @@ const hints = {
     { name: 'Steam Gift Card 20 USD' },
   ],
   hintsByArt: [{ id: 12, name: 'Steam Gift Card 50 BRL', article: '12' }],
+  display: STORE_DISPLAY_RATE,
 };
 
 let calls: string[];
@@ -45,7 +46,7 @@ describe('SearchBox', () => {
     field.remove();
     expect(input()).toHaveValue('stea');
     expect(input()).toHaveFocus();
-    await waitFor(() => expect(calls).toEqual(['/api/search/hints/stea']), { timeout: SEARCH_DEBOUNCE_MS * 4 });
+    await waitFor(() => expect(calls).toEqual(['/api/search/hints/stea?lang=en']), { timeout: SEARCH_DEBOUNCE_MS * 4 });
   });
 
   it('starts empty outside /search when the plain field was left alone', () => {
@@ -66,7 +67,7 @@ describe('SearchBox', () => {
     renderWithApp(<SearchBox />);
     await userEvent.type(input(), 'stea');
     expect(calls).toEqual([]);
-    await waitFor(() => expect(calls).toEqual(['/api/search/hints/stea']), { timeout: SEARCH_DEBOUNCE_MS * 4 });
+    await waitFor(() => expect(calls).toEqual(['/api/search/hints/stea?lang=en']), { timeout: SEARCH_DEBOUNCE_MS * 4 });
     expect(await screen.findByRole('option', { name: /Steam Gift Card 10 USD/ })).toBeInTheDocument();
     expect(screen.getByText('By name')).toBeInTheDocument();
     expect(screen.getByText('By article')).toBeInTheDocument();
@@ -111,6 +112,18 @@ describe('SearchBox', () => {
     expect(option).toHaveTextContent('United States');
     expect(screen.getByText(/^3 suggestions\./)).toHaveAttribute('role', 'status');
     expect(input()).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it("shows a Russian shopper each hint's price in roubles at the store's rate, marked as approximate", async () => {
+    const rub = { currency: 'RUB', rate: '0.057', set_at: '2026-11-23T10:00:00.000Z' };
+    const mock = mockFetch({ '/api/search/hints/stea': { ...hints, display: rub } });
+    vi.stubGlobal('fetch', vi.fn(mock.fetchMock));
+    renderWithApp(<SearchBox />, { language: 'ru' });
+    await userEvent.type(input(), 'stea');
+    const option = await screen.findByRole('option', { name: /Steam Gift Card 10 USD/ });
+    expect(mock.calls).toEqual(['/api/search/hints/stea?lang=ru']);
+    // BRL 59.90 at 0.057 BRL per rouble is 1050.88 roubles, rounded up.
+    expect(within(option).getByTestId('hint-price')).toHaveTextContent(/^≈\s1\s051\s₽$/);
   });
 
   it('marks the option the arrows reach as the active one', async () => {

@@ -15,6 +15,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { CloseIcon, SearchIcon } from '../../../components/ui/icons.tsx';
 import { cut } from '../../../lib/text.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useSearchHints } from '../api/get-search-hints.ts';
 import styles from './search-box.module.css';
@@ -57,7 +58,7 @@ export function SearchBox({ autoFocus, onNavigated, handoff }: SearchBoxProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const debounced = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
-  const hints = useSearchHints(open ? debounced : '');
+  const hints = useSearchHints(open ? debounced : '', useLocale());
 
   // A new page shows its own search text (none outside /search); the first render already has it.
   const shownPath = useRef(pathname);
