@@ -16,13 +16,19 @@ const DECLINED = '4000000000000002';
 // Registration, a purchase and the provider's pages, one key at a time: slow on a busy machine.
 test.describe.configure({ timeout: 90_000 });
 
-/** The focused element shows it: it matches :focus-visible and draws an outline or a ring. */
-async function expectVisibleFocus(target: Locator) {
+/**
+ * The focused element shows it: it matches :focus-visible and draws an outline or a ring (or
+ * `ringOn`, the box that draws it for a field without one of its own, does).
+ */
+async function expectVisibleFocus(target: Locator, ringOn: Locator = target) {
   expect(await isFocused(target), `${target} has the focus`).toBe(true);
-  const ring = await target.evaluate((element) => {
+  expect(
+    await target.evaluate((element) => element.matches(':focus-visible')),
+    `${target} matches :focus-visible`,
+  ).toBe(true);
+  const ring = await ringOn.evaluate((element) => {
     const style = getComputedStyle(element);
     return {
-      focusVisible: element.matches(':focus-visible'),
       outline:
         style.outlineStyle !== 'none' &&
         Number.parseFloat(style.outlineWidth) > 0 &&
@@ -30,8 +36,7 @@ async function expectVisibleFocus(target: Locator) {
       shadow: style.boxShadow !== 'none',
     };
   });
-  expect(ring.focusVisible, `${target} matches :focus-visible`).toBe(true);
-  expect(ring.outline || ring.shadow, `${target} draws a focus ring`).toBe(true);
+  expect(ring.outline || ring.shadow, `${ringOn} draws a focus ring`).toBe(true);
 }
 
 /** The focus is somewhere inside `container` (a dialog); on a control there, it is visible. */
@@ -249,10 +254,29 @@ test('a new shopper registers, buys through the card widget and copies the code,
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await registerByKeyboard(page, customer);
 
-  // A product into the basket: the focus stays on its Buy button.
-  const { card, name } = await pickProduct(page, info, 16);
+  // The product, found with the header's search (behind its toggle on a phone): typed, sent with Enter.
+  const { name } = await pickProduct(page, info, 16);
+  const toggle = page.getByTestId('search-toggle');
+  if (await toggle.isVisible()) {
+    await tabTo(page, toggle, 'Shift+Tab');
+    await expectVisibleFocus(toggle);
+    await page.keyboard.press('Enter');
+  }
+  const search = page.getByRole('combobox', { name: 'Search products' });
+  await tabTo(page, search, 'Shift+Tab');
+  await expectVisibleFocus(search, search.locator('xpath=ancestor::search[1]'));
+  await page.keyboard.type(name);
+  await expect(search).toHaveValue(name);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/search\//);
+
+  // Into the basket from the results: the focus stays on its Buy button.
+  const card = page
+    .getByTestId('product-card')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) })
+    .first();
   const buy = card.getByRole('button', { name: `Buy ${name}` });
-  await tabTo(page, buy, 'Tab', 200);
+  await tabTo(page, buy);
   await expectVisibleFocus(buy);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('cart-count')).toHaveText('1');
@@ -260,7 +284,7 @@ test('a new shopper registers, buys through the card widget and copies the code,
 
   // The basket from the header, and on to the checkout from it.
   const cartButton = page.getByTestId('cart-button');
-  await tabTo(page, cartButton, 'Shift+Tab', 200);
+  await tabTo(page, cartButton, 'Shift+Tab');
   await expectVisibleFocus(cartButton);
   await page.keyboard.press('Enter');
   const panel = page.getByTestId('basket-panel');
