@@ -132,6 +132,17 @@ describe('hosted page: the signed Request', () => {
     expect(invalid.body).toContain('value="4242 4242 4242 4241"');
     expect(invalid.body).toContain('value="12/39"');
     expect(invalid.body).not.toContain('value="123"');
+    // The keyboard starts again on the refused field, and on it only.
+    expect(invalid.body.match(/<input[^>]*\sautofocus/g)).toHaveLength(1);
+    expect(invalid.body).toMatch(/<input id="card_number"[^>]*aria-invalid="true"[^>]*autofocus/);
+    const onlyExpiry = await sandbox.app.inject({
+      method: 'POST',
+      url,
+      ...form({ card_number: '4242 4242 4242 4242', expiry: '13/39', cvc: '12' }),
+    });
+    expect(onlyExpiry.statusCode).toBe(422);
+    expect(onlyExpiry.body.match(/<input[^>]*\sautofocus/g)).toHaveLength(1);
+    expect(onlyExpiry.body).toMatch(/<input id="expiry"[^>]*autofocus/);
     const declined = await sandbox.app.inject({
       method: 'POST',
       url,

@@ -47,8 +47,12 @@ export function refusedCardForm(
 export function cardForm(options: CardFormOptions): SafeHtml {
   const errors = options.errors ?? {};
   const values = options.values ?? {};
+  // The first refused field takes the focus as the page loads again, so the keyboard starts there.
+  const firstRefused = ['card_number', 'expiry', 'cvc'].find((field) => errors[field]);
   const invalid = (field: string) =>
-    errors[field] ? html` aria-invalid="true" aria-describedby="${field}-error"` : '';
+    errors[field]
+      ? html` aria-invalid="true" aria-describedby="${field}-error"${field === firstRefused ? html` autofocus` : ''}`
+      : '';
   return html`<h1>${options.title}</h1>
 <p>${options.description}</p>
 <p class="amount">${formatAmount(options.amountMinor, options.currency)}</p>
@@ -124,10 +128,30 @@ export function postToOpener(message: WidgetMessage, origin: string): SafeHtml {
   return html`window.parent.postMessage(${scriptJson(message)}, ${scriptJson(origin)});`;
 }
 
-/** Escape inside the frame closes the widget as the close button does. */
-export function closeOnEscape(session: string, origin: string): SafeHtml {
+/**
+ * The keyboard in a page of the widget's frame: Escape closes the widget as the close button does,
+ * and the widget's dialog asks the page for the focus as the frame loads (the first field, or the
+ * first one refused) and as Shift+Tab wraps round the dialog into the frame from its start (the last
+ * control). The widget's script says which, from the page that opened it.
+ */
+export function widgetFrameKeys(session: string, origin: string): SafeHtml {
   return html`document.addEventListener('keydown', function (event) {
   if (event.key === 'Escape') ${postToOpener({ source: 'sandbox-widget', session, type: 'close' }, origin)}
+});
+window.addEventListener('message', function (event) {
+  var data = event.data;
+  if (event.source !== window.parent || event.origin !== ${scriptJson(origin)}) return;
+  if (!data || data.source !== 'sandbox-widget-host' || data.type !== 'focus') return;
+  var controls = Array.prototype.filter.call(
+    document.querySelectorAll('a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"])'),
+    function (element) { return element.getClientRects().length > 0; }
+  );
+  var target = data.where === 'last'
+    ? controls[controls.length - 1]
+    : document.querySelector('[aria-invalid="true"]') || controls[0] || document.querySelector('[role="alert"], h1');
+  if (!target) return;
+  if (!target.matches('a[href], button, input')) target.setAttribute('tabindex', '-1');
+  target.focus();
 });`;
 }
 

@@ -179,6 +179,90 @@ describe('widget.js in Chromium', () => {
     ]);
   });
 
+  /** Whether the focus is in the widget's dialog (its close button or its frame), not on the page under it. */
+  const focusInWidget = () => page.evaluate(() => Boolean(document.activeElement?.closest('[data-sandbox-widget]')));
+  const focused = (frame: ReturnType<Page['frameLocator']>, name: string | RegExp, role?: 'button' | 'link') =>
+    (role ? frame.getByRole(role, { name }) : frame.getByLabel(name)).evaluate(
+      (element) => element === document.activeElement && document.hasFocus(),
+    );
+  const until = async (check: () => Promise<boolean>) => {
+    for (let tries = 0; tries < 100 && !(await check()); tries += 1) await page.waitForTimeout(50);
+    expect(await check()).toBe(true);
+  };
+
+  it('takes the focus to its card number, keeps it inside while open, and pays from the keyboard', async () => {
+    await page.locator('#focus-me').focus();
+    const frame = await open('order-b6');
+    await until(() => focused(frame, 'Card number'));
+    // Round the dialog both ways: never onto the page under it.
+    for (const key of ['Tab', 'Shift+Tab']) {
+      for (let presses = 0; presses < 7; presses += 1) {
+        await page.keyboard.press(key);
+        expect(await focusInWidget(), `${key} ${presses + 1}`).toBe(true);
+      }
+    }
+    expect(await page.evaluate(() => document.querySelector('#focus-me')?.closest('[inert]') !== null)).toBe(true);
+    // Shift+Tab from the close button wraps to the frame's last control.
+    await page.getByRole('button', { name: 'Close' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await until(() => focused(frame, /^Pay /, 'button'));
+    // Tab past it comes back to the close button.
+    await page.keyboard.press('Tab');
+    await until(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'Close'));
+    await page.keyboard.press('Tab');
+    await until(() => focused(frame, 'Card number'));
+    await page.keyboard.type('4000000000000002');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12/39');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    await waitForEvents(1);
+    // Declined: the focus is on Try again, which brings the form back with the focus in it.
+    await until(() => focused(frame, 'Try again', 'link'));
+    await page.keyboard.press('Enter');
+    await until(() => focused(frame, 'Card number'));
+    await page.keyboard.type('4242424242424242');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12/39');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    await waitForEvents(2);
+    expect((await events()).map(([kind]) => kind)).toEqual(['error', 'success']);
+    await page.locator('[data-sandbox-widget]').waitFor({ state: 'detached', timeout: 5_000 });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('focus-me');
+    expect(await page.evaluate(() => document.querySelectorAll('[inert]').length)).toBe(0);
+  });
+
+  it('puts the focus on the first refused field of a form sent again', async () => {
+    const frame = await open('order-b7');
+    await until(() => focused(frame, 'Card number'));
+    await page.keyboard.type('4242424242424242');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('13/99');
+    await page.keyboard.press('Enter');
+    await until(() => focused(frame, 'Expiry (MM/YY)'));
+    expect(await frame.getByLabel('Expiry (MM/YY)').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('focuses the 3-D Secure check in its frame, and Escape there closes the widget', async () => {
+    await page.locator('#focus-me').focus();
+    const frame = await open('order-b8');
+    await until(() => focused(frame, 'Card number'));
+    await page.keyboard.type('4000000000003220');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12/39');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    await until(() => focused(frame, 'Pass the challenge', 'button'));
+    await page.keyboard.press('Escape');
+    await waitForEvents(1);
+    expect(await events()).toEqual([['close', { code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' }]]);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('focus-me');
+  });
+
   it('reports a request that does not add up, without opening', async () => {
     await page.evaluate(
       (body) => (window as unknown as { startPay(r: unknown): void }).startPay(body),

@@ -62,7 +62,9 @@ test('a widget closed after a declined card runs the error path', async ({ page 
   await payWith(page, 'card');
   const frame = page.frameLocator('iframe[title="Card payment"]');
   await fillProviderCard(frame, DECLINED);
-  await expect(frame.getByText(/declined/i).first()).toBeVisible();
+  // The answer's alert, not the form's test-card hint (which says "is declined" before any answer).
+  await expect(frame.getByRole('heading', { name: 'Payment failed' })).toBeVisible();
+  await expect(frame.getByRole('alert')).toHaveText('The card was declined.');
   await page.locator('[data-sandbox-widget] button[aria-label="Close"]').click();
   const error = await expectError(page);
   await error.getByRole('button', { name: 'Try again' }).click();

@@ -50,6 +50,15 @@
     );
   }
 
+  /** A zero-size stop at an edge of the dialog: the focus reaching it wraps round to the other edge. */
+  function focusGuard() {
+    var guard = document.createElement('span');
+    guard.tabIndex = 0;
+    guard.setAttribute('data-focus-guard', '');
+    guard.style.cssText = 'position:absolute;width:1px;height:1px;overflow:hidden;opacity:0;';
+    return guard;
+  }
+
   function mount(sessionId, frameUrl, onSuccess, onError, onClose) {
     var state = 'open';
     var previousFocus = document.activeElement;
@@ -72,21 +81,67 @@
     close.style.cssText =
       'position:absolute;top:6px;right:6px;z-index:1;width:40px;height:40px;border:0;border-radius:20px;' +
       'background:#e4e7ec;font-size:24px;line-height:40px;cursor:pointer;';
+    // The page's own styles do not reach this button: its focus ring is drawn here.
+    close.addEventListener('focus', function () {
+      close.style.outline = close.matches(':focus-visible') ? '3px solid #2f6fde' : 'none';
+      close.style.outlineOffset = '2px';
+    });
     var frame = document.createElement('iframe');
     frame.src = frameUrl;
     frame.title = 'Card payment';
     frame.style.cssText = 'width:100%;height:100%;border:0;display:block;';
+    // Tab order in the dialog: close, the frame's controls; past either edge the focus wraps round.
+    var startGuard = focusGuard();
+    var endGuard = focusGuard();
+    dialog.appendChild(startGuard);
     dialog.appendChild(close);
     dialog.appendChild(frame);
+    dialog.appendChild(endGuard);
     overlay.appendChild(dialog);
+    // While the dialog is open, the page under it takes neither the focus nor a screen reader.
+    var inerted = [];
+    Array.prototype.forEach.call(document.body.children, function (element) {
+      if (element.inert || element.tagName === 'SCRIPT') return;
+      element.inert = true;
+      inerted.push(element);
+    });
     document.body.appendChild(overlay);
     close.focus();
+
+    /** Asks the page in the frame to focus its first (or first refused) control, or its last. */
+    function focusInFrame(where) {
+      frame.focus();
+      if (frame.contentWindow) {
+        frame.contentWindow.postMessage({ source: 'sandbox-widget-host', type: 'focus', where: where }, sandboxOrigin);
+      }
+    }
+
+    function focusIsHere() {
+      var active = document.activeElement;
+      return !active || active === document.body || dialog.contains(active);
+    }
+
+    startGuard.addEventListener('focus', function () {
+      focusInFrame('last');
+    });
+    endGuard.addEventListener('focus', function () {
+      close.focus();
+    });
+    // Each page the frame loads (the form, a refused form, a 3-D Secure check, the result) gets the focus.
+    frame.addEventListener('load', function () {
+      if (state !== 'closed' && focusIsHere()) focusInFrame('first');
+    });
 
     function teardown() {
       window.removeEventListener('message', onMessage);
       document.removeEventListener('keydown', onKey);
+      inerted.forEach(function (element) {
+        element.inert = false;
+      });
+      var hadFocus = focusIsHere();
       if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
-      if (previousFocus && previousFocus.focus) previousFocus.focus();
+      // Back to what opened the widget, unless the page has since put the focus somewhere of its own.
+      if (hadFocus && previousFocus && previousFocus.isConnected && previousFocus.focus) previousFocus.focus();
       open = null;
     }
 

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { SandboxContext, WidgetSession } from '../context.ts';
 import { html } from '../html.ts';
 import type { SandboxPayment } from '../payments.ts';
-import { closeOnEscape, errorPage, postToOpener, statusLine, widgetResult } from '../views.ts';
+import { errorPage, postToOpener, statusLine, widgetFrameKeys, widgetResult } from '../views.ts';
 
 /** The widget frame's answer: the result, and a message to the page that opened it. */
 export function sendWidgetResult(
@@ -28,7 +28,7 @@ export function sendWidgetResult(
     {
       framable: true,
       script: html`${postToOpener(message, session.origin)}
-${closeOnEscape(session.id, session.origin)}`,
+${widgetFrameKeys(session.id, session.origin)}`,
     },
   );
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseInput, type SandboxContext } from '../context.ts';
 import type { SandboxPayment } from '../payments.ts';
-import { autoPostPage, challengePage, errorPage } from '../views.ts';
+import { autoPostPage, challengePage, errorPage, widgetFrameKeys } from '../views.ts';
 import { sendDecision } from './flows.ts';
 
 const AcsForm = z.object({
@@ -33,8 +33,12 @@ export function threeDsRoutes(app: FastifyInstance, ctx: SandboxContext) {
   const showChallenge = (reply: Parameters<typeof ctx.sendPage>[0], payment: SandboxPayment) => {
     if (payment.status !== 'pending') return sendDecision(ctx, reply, payment);
     const hidden = { payment_id: payment.id, token: payment.threeDs?.token ?? '' };
+    // In the widget's frame, the challenge answers the widget's keys as its card form does.
+    const session =
+      payment.channel === 'widget' && payment.widgetSessionId ? ctx.widgetSession(payment.widgetSessionId) : undefined;
     return ctx.sendPage(reply, 200, '3-D Secure', challengePage(payment, hidden, ctx.url('/3ds/challenge')), {
       framable: true,
+      ...(session ? { script: widgetFrameKeys(session.id, session.origin) } : {}),
     });
   };
 

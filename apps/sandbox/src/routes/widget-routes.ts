@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CardInput, parseInput, type SandboxContext } from '../context.ts';
 import { decimalStringToMinor } from '../money.ts';
 import { CardFormSchema, expiryParts, WidgetRequestSchema } from '../schemas.ts';
-import { type CardFormOptions, cardForm, closeOnEscape, refusedCardForm } from '../views.ts';
+import { type CardFormOptions, cardForm, refusedCardForm, widgetFrameKeys } from '../views.ts';
 import { sendNotFound, sendWidgetResult } from './flows.ts';
 
 const WIDGET_SCRIPT = readFileSync(new URL('../assets/widget.js', import.meta.url), 'utf8');
@@ -82,7 +82,7 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
     if (!session) return sendNotFound(ctx, reply, 'widget');
     return ctx.sendPage(reply, 200, 'Card payment', widgetCardForm(session), {
       framable: true,
-      script: closeOnEscape(session.id, session.origin),
+      script: widgetFrameKeys(session.id, session.origin),
     });
   });
 
@@ -96,7 +96,7 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
         422,
         'Card payment',
         widgetCardForm(session, refusedCardForm(request.body, parsed.errors)),
-        { framable: true, script: closeOnEscape(session.id, session.origin) },
+        { framable: true, script: widgetFrameKeys(session.id, session.origin) },
       );
     }
     const payment = ctx.book.create({

@@ -12,13 +12,30 @@ const openers = new WeakMap<Element, HTMLElement>();
  */
 export function focusedOpener(): HTMLElement | null {
   const active = document.activeElement;
-  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  if (!(active instanceof HTMLElement) || active === document.body) return handedOver;
   const dialog = active.closest('[role="dialog"], [role="alertdialog"]');
   return (dialog && openers.get(dialog)) || active;
 }
 
 export function rememberOpener(dialog: Element, opener: HTMLElement | null) {
   if (opener) openers.set(dialog, opener);
+}
+
+/**
+ * The opener of a dialog that has just been taken away, while the render that removed it may be
+ * opening another in its place (signing up puts up the "Registration complete" notice). The focus
+ * was in the removed dialog and is on the body by then, so the new one takes over its opener.
+ */
+let handedOver: HTMLElement | null = null;
+
+export function forgetDialog(dialog: Element) {
+  const opener = openers.get(dialog);
+  if (!opener) return;
+  handedOver = opener;
+  // The render's commit is one task: what it opens reads this before any microtask runs.
+  queueMicrotask(() => {
+    if (handedOver === opener) handedOver = null;
+  });
 }
 
 /** How long a closing dialog's aftermath (a navigation it started) may take the focused element away. */

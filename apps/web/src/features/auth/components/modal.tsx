@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { BREAKPOINTS } from '@store/contract';
 import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
-import { focusedOpener, rememberOpener, returnFocus } from '../../../lib/return-focus.ts';
+import { focusedOpener, forgetDialog, rememberOpener, returnFocus } from '../../../lib/return-focus.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './modal.module.css';
 
@@ -40,6 +40,14 @@ export function Modal({
   useLayoutEffect(() => {
     if (open) opener.current = focusedOpener();
   }, [open]);
+  // Taken away while open, another dialog opening in the same render returns where this one would.
+  const content = useRef<HTMLElement | null>(null);
+  useLayoutEffect(
+    () => () => {
+      if (content.current) forgetDialog(content.current);
+    },
+    [],
+  );
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -48,7 +56,9 @@ export function Modal({
           className={`${styles.dialog} ${centered ? styles.centered : ''}`}
           data-testid={testId}
           ref={(element) => {
-            if (element) rememberOpener(element, opener.current);
+            if (!element) return;
+            content.current = element;
+            rememberOpener(element, opener.current);
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
