@@ -140,6 +140,17 @@ describe('SearchBox', () => {
     expect(location()).toBe('/product/12');
   });
 
+  it('runs the typed search on Enter with the pointer resting on a hint', async () => {
+    renderWithApp(<SearchBox />);
+    await userEvent.type(input(), 'stea');
+    const option = await screen.findByRole('option', { name: /Steam Gift Card 20 USD/ });
+    await userEvent.hover(option);
+    expect(option).toHaveAttribute('aria-selected', 'false');
+    expect(input()).not.toHaveAttribute('aria-activedescendant');
+    await userEvent.type(input(), '{Enter}');
+    expect(location()).toBe('/search/stea');
+  });
+
   it('runs the search on Enter', async () => {
     renderWithApp(<SearchBox />);
     await userEvent.type(input(), '  stem card {Enter}');

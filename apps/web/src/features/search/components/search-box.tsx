@@ -77,7 +77,7 @@ export function SearchBox({ autoFocus, onNavigated, handoff }: SearchBoxProps) {
     ];
   }, [hints.data, debounced]);
 
-  // A new list starts with nothing highlighted, whatever the pointer happens to rest on.
+  // A new list starts with nothing chosen.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the hints change, not on every render
   useEffect(() => {
     setActive(-1);
@@ -163,8 +163,9 @@ export function SearchBox({ autoFocus, onNavigated, handoff }: SearchBoxProps) {
         tabIndex={-1}
         aria-selected={index === active}
         className={`${styles.option} ${index === active ? styles.active : ''}`}
+        // The pointer only shows where it is (CSS :hover): Enter in the field runs what the keyboard
+        // chose, never whatever option a new list happened to draw under a resting pointer.
         onMouseDown={(event) => event.preventDefault()}
-        onMouseEnter={() => setActive(index)}
         onClick={() => choose(hint)}
         onKeyDown={(event) => {
           if (event.key === 'Enter') choose(hint);
