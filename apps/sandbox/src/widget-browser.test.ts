@@ -91,6 +91,13 @@ beforeAll(async () => {
     ...(executablePath ? { executablePath } : {}),
     args: [
       '--no-sandbox',
+      // The store and the sandbox are on different sites here, so with site isolation the widget's
+      // frame runs in a process of its own, and the browser process learns asynchronously which frame
+      // has the focus: keys typed the moment the frame's field takes it could still go to the page
+      // (a test typing faster than any person does). In one process, keys follow the focus at once;
+      // the origins, and so every postMessage check, stay as they are.
+      '--disable-site-isolation-trials',
+      '--disable-features=IsolateOrigins,site-per-process',
       '--disable-gpu',
       '--disable-background-networking',
       '--disable-component-update',
