@@ -163,6 +163,9 @@ test('pays by QR through the pay link', async ({ page, context }, info) => {
   // The bank app: the pay link, opened as a phone would.
   const [bank] = await Promise.all([page.waitForEvent('popup'), modal.getByTestId('qr-pay-link').click()]);
   await bank.getByRole('button', { name: 'Confirm the payment' }).click();
+  // As a person does, the bank's answer is seen before its tab is closed: closing a page while its
+  // form is still being sent could leave the close waiting (seen once, for three minutes).
+  await expect(bank.getByRole('heading', { name: 'Payment confirmed' })).toBeVisible();
   await bank.close();
   await expectSuccess(page);
   await expectCodesInProfile(page, name);
