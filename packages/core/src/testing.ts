@@ -155,6 +155,23 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
   }
 }
 
+/**
+ * Retries assertions until they pass, for at most `timeoutMs`, then throws their last failure: for
+ * what a change feed delivers asynchronously (not slowly).
+ */
+export async function eventuallyPasses(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 /** A TCP port nothing listens on right now (the system's pick, released at once). */
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -12,6 +12,7 @@ import {
   SimilarProductsResponseSchema,
   SORT_MODES,
 } from '@store/contract';
+import { eventuallyPasses } from '@store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helper.ts';
 
@@ -306,20 +307,6 @@ describe('GET /api/products/feedbacks/:id', () => {
 });
 
 describe('ratings on listings', () => {
-  /** Polls until `check` passes, for at most five seconds: the index hears of changes asynchronously. */
-  async function eventually(check: () => Promise<void>) {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      try {
-        await check();
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-  }
-
   /** Every product's rating as the database computes it: the average of its reviews to one decimal. */
   async function ratingsInDatabase() {
     const rows = await ctx.database.prisma.$queryRaw<Array<{ id: number; average: number | null; count: number }>>`
@@ -331,7 +318,7 @@ describe('ratings on listings', () => {
 
   it('gives every product of listings, lists, search and similar products its average and number of reviews', async () => {
     // Reviews written straight into the database by other tests reach the index a moment later.
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const expected = await ratingsInDatabase();
       const seen: Array<{ id: number; rating: unknown }> = [];
       for (const slug of SLUGS) {

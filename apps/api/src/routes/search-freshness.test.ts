@@ -4,6 +4,7 @@ import {
   SearchHintsResponseSchema,
   SearchResponseSchema,
 } from '@store/contract';
+import { eventuallyPasses } from '@store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '../../test/accounts.ts';
 import { buildTestApp } from '../../test/helper.ts';
@@ -31,20 +32,6 @@ async function hintNames(app: typeof first.app, text: string) {
   return SearchHintsResponseSchema.parse(response.json()).hintsByName.map(({ name }) => name);
 }
 
-/** Polls until `check` passes, for at most five seconds: the feed is asynchronous, not slow. */
-async function eventually(check: () => Promise<void>) {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
 describe('an index kept fresh in every instance', () => {
   it('shows a product renamed through another instance, under its new name only', async () => {
     const product = await first.database.prisma.product.findFirstOrThrow({ where: { name: { contains: 'Spotify' } } });
@@ -58,7 +45,7 @@ describe('an index kept fresh in every instance', () => {
     });
     // The change was written straight to the database: both instances learn it from the feed, each
     // in its own time.
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect(await hintNames(second.app, 'zephyrine')).toEqual(['Zephyrine Quasar Gift Card 10 USD']);
       expect(await hintNames(second.app, product.name)).not.toContain(product.name);
       expect(await hintNames(first.app, 'zephyrine')).toEqual(['Zephyrine Quasar Gift Card 10 USD']);
@@ -73,7 +60,7 @@ describe('an index kept fresh in every instance', () => {
     const before = await listing();
     const gone = before.result.products[0] as { id: number };
     await first.database.prisma.product.update({ where: { id: gone.id }, data: { isActive: false } });
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const after = await listing();
       expect(after.result.total).toBe(before.result.total - 1);
       expect(after.result.products.map(({ id }) => id)).not.toContain(gone.id);
@@ -93,7 +80,7 @@ describe('an index kept fresh in every instance', () => {
     });
     await sorted();
     await first.database.prisma.product.update({ where: { id: dearest.id }, data: { priceMinor: 90 } });
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect((await sorted())[0]).toMatchObject({ id: dearest.id, price_minor: 90 });
     });
   });
@@ -133,7 +120,7 @@ describe('an index kept fresh in every instance', () => {
     const after = await ratingInDatabase(target.id);
     expect(after?.count).toBe(target.rating.count + 1);
 
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect(rated(await listing(second.app), target.id)).toEqual(after);
       expect(rated(await searched(second.app, target.name), target.id)).toEqual(after);
     });
@@ -144,7 +131,7 @@ describe('an index kept fresh in every instance', () => {
     expect(page.rating).toEqual(after);
 
     await first.database.prisma.review.delete({ where: { id: (posted.body as { id: string }).id } });
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect(rated(await listing(second.app), target.id)).toEqual(target.rating);
     });
   });
@@ -153,7 +140,7 @@ describe('an index kept fresh in every instance', () => {
     const category = await first.database.prisma.category.findUniqueOrThrow({ where: { slug: 'valorant' } });
     expect(await hintNames(second.app, 'valopointz')).toEqual([]);
     await first.database.prisma.searchAlias.create({ data: { term: 'ValoPointz', categoryId: category.id } });
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const names = await hintNames(second.app, 'valopointz');
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) expect(name).toContain('Valorant');
