@@ -8,9 +8,12 @@ import { pgExecutor, pgliteExecutor } from './executors.ts';
 import { PrismaClient } from './generated/client.ts';
 import { type MigrationResult, migrate } from './migrator.ts';
 import { defaultDataDir } from './paths.ts';
+import { pgliteSqlClient, pgSqlClient, registerSqlClient, type SqlClient } from './sql-client.ts';
 
 export interface Database {
   prisma: PrismaClient;
+  /** Hand-written SQL on the same connections, for the hot paths (sql-client.ts). */
+  sql: SqlClient;
   kind: 'postgres' | 'pglite';
   /**
    * Subscribes to NOTIFY on `channel`: on PostgreSQL over a connection of its own, which comes back
@@ -72,10 +75,13 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
     // connection and the next query opens a new one, so there is nothing else to do here.
     pool.on('error', () => {});
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const sql = pgSqlClient(pool);
+    registerSqlClient(prisma, sql);
     const databaseUrl = options.databaseUrl;
     const listeners = new Set<Unlisten>();
     return {
       prisma,
+      sql,
       kind: 'postgres',
       async listen(channel, handlers) {
         const unlisten = await listenPostgres(databaseUrl, channel, handlers);
@@ -104,8 +110,11 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
     }
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const sql = pgliteSqlClient(pglite);
+  registerSqlClient(prisma, sql);
   return {
     prisma,
+    sql,
     kind: 'pglite',
     // PGlite hands every NOTIFY raised by any query of this instance to its listeners.
     listen: (channel, { onNotification }) => pglite.listen(channel, onNotification),

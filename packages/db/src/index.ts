@@ -4,3 +4,4 @@ export * from './executors.ts';
 export * from './generated/client.ts';
 export * from './migrator.ts';
 export { assetsDir, defaultDataDir, migrationsDir, repoRoot } from './paths.ts';
+export * from './sql-client.ts';

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Database } from './database.ts';
+import { Prisma } from './generated/client.ts';
+import { isUniqueViolation, prismaQueryable, type Queryable, sqlOf } from './sql-client.ts';
+import { createTestDatabase } from './testing.ts';
+
+interface Row {
+  id: string;
+  email: string;
+  balanceMinor: number;
+  createdAt: Date;
+  emailVerifiedAt: Date | null;
+}
+
+const readUser = (sql: Queryable, id: string) =>
+  sql.query<Row>(Prisma.sql`
+    SELECT id, email, balance_minor AS "balanceMinor", created_at AS "createdAt",
+           email_verified_at AS "emailVerifiedAt"
+    FROM users WHERE id = ${id}::uuid`);
+
+const insertUser = (sql: Queryable, id: string, email = `${id}@example.com`) =>
+  sql.execute(Prisma.sql`
+    INSERT INTO users (id, email, name, password_hash, updated_at)
+    VALUES (${id}::uuid, ${email}, 'Someone', 'x', now())`);
+
+// The server's own database when DATABASE_URL is set (the test run's case), and embedded PGlite:
+// both drivers answer the same statements with the same values.
+const kinds: Array<['postgres' | 'pglite', () => Promise<Database & { cleanup(): Promise<void> }>]> = [
+  ['postgres', () => createTestDatabase()],
+  [
+    'pglite',
+    async () => {
+      const database = await createDatabase({ dataDir: 'memory://' });
+      return { ...database, cleanup: () => database.close() };
+    },
+  ],
+];
+
+describe.each(kinds)('the SQL client on %s', (_kind, open) => {
+  let db: Database & { cleanup(): Promise<void> };
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db?.cleanup();
+  });
+
+  it('is the client registered under the database’s Prisma client', () => {
+    expect(sqlOf(db.prisma)).toBe(db.sql);
+  });
+
+  it('answers rows with numbers, dates, nulls and arrays as parameters', async () => {
+    const id = randomUUID();
+    const before = Date.now();
+    expect(await insertUser(db.sql, id)).toBe(1);
+    const [row] = await readUser(db.sql, id);
+    expect(row).toMatchObject({ id, email: `${id}@example.com`, balanceMinor: 0, emailVerifiedAt: null });
+    expect(row?.createdAt).toBeInstanceOf(Date);
+    expect(Math.abs((row?.createdAt.getTime() ?? 0) - before)).toBeLessThan(60_000);
+
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    await db.sql.execute(Prisma.sql`UPDATE users SET email_verified_at = ${at} WHERE id = ANY(${[id]}::uuid[])`);
+    expect((await readUser(db.sql, id))[0]?.emailVerifiedAt?.toISOString()).toBe(at.toISOString());
+  });
+
+  it('commits a transaction that returns and rolls back one that throws', async () => {
+    const kept = randomUUID();
+    const dropped = randomUUID();
+    expect(await db.sql.transaction(async (tx) => (await insertUser(tx, kept)) + 41)).toBe(42);
+    await expect(
+      db.sql.transaction(async (tx) => {
+        await insertUser(tx, dropped);
+        expect(await readUser(tx, dropped)).toHaveLength(1);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await readUser(db.sql, kept)).toHaveLength(1);
+    expect(await readUser(db.sql, dropped)).toHaveLength(0);
+  });
+
+  it('keeps working after a statement fails inside a transaction', async () => {
+    const id = randomUUID();
+    await insertUser(db.sql, id, `taken-${id}@example.com`);
+    const failure = await db.sql
+      .transaction((tx) => insertUser(tx, randomUUID(), `taken-${id}@example.com`))
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(failure)).toBe(true);
+    // The connection went back to the pool clean: the next transactions work.
+    for (let index = 0; index < 5; index++) {
+      expect(await db.sql.transaction((tx) => insertUser(tx, randomUUID()))).toBe(1);
+    }
+  });
+
+  it('runs the same statements inside a Prisma transaction', async () => {
+    const id = randomUUID();
+    await db.prisma.$transaction(async (tx) => {
+      await insertUser(prismaQueryable(tx), id);
+    });
+    const [row] = await readUser(prismaQueryable(db.prisma), id);
+    expect(row).toMatchObject({ id, balanceMinor: 0 });
+    expect(row?.createdAt).toBeInstanceOf(Date);
+    const failure = await insertUser(prismaQueryable(db.prisma), id).catch((error: unknown) => error);
+    expect(isUniqueViolation(failure)).toBe(true);
+  });
+});
