@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { creditBalance } from '@store/core';
-import { createCodeCipher, devCodeKey, type PrismaClient } from '@store/db';
+import { createCodeCipher, devCodeKey, type PrismaClient, sqlOf } from '@store/db';
 import type { App } from '../src/app.ts';
 import { createTestProduct } from './products.ts';
 
@@ -39,7 +39,7 @@ export async function createCodedProduct(
 
 /** Puts money on a customer's balance the way an operator would: a ledger entry and the balance together. */
 export async function fund(db: PrismaClient, userId: string, amountMinor: number) {
-  await db.$transaction((tx) =>
+  await sqlOf(db).transaction((tx) =>
     creditBalance(tx, { userId, kind: 'ADJUSTMENT', amountMinor, key: `test-funding:${randomUUID()}` }),
   );
 }

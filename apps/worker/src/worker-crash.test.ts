@@ -46,7 +46,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it sends th
     const started = Date.now();
     const token = randomBytes(32).toString('base64url');
     const to = `crash-${randomUUID()}@example.com`;
-    const id = await recordEmail(database.prisma, {
+    const id = await recordEmail(database.sql, {
       to,
       template: 'password-reset',
       locale: 'en',

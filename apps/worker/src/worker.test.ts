@@ -38,7 +38,7 @@ describe.runIf(databaseUrl && redisUrl)('the worker process', () => {
   });
 
   const record = (to: string) =>
-    recordEmail(database.prisma, {
+    recordEmail(database.sql, {
       to,
       template: 'email-verify',
       locale: 'ru',

@@ -14,7 +14,7 @@ describe('dev mailbox', () => {
       template === 'password-reset'
         ? `http://localhost:3000/password-reset/${key}-token`
         : `http://localhost:3000/?accountToken=${key}-token`;
-    const id = await recordEmail(ctx.database.prisma, {
+    const id = await recordEmail(ctx.database.sql, {
       to,
       template,
       locale,
@@ -137,13 +137,13 @@ describe('dev mailbox', () => {
   });
 
   it('shows a sent message another process delivered without a body, and a failed one with its reason', async () => {
-    const sent = await recordEmail(ctx.database.prisma, {
+    const sent = await recordEmail(ctx.database.sql, {
       to: 'carol@example.com',
       template: 'email-verify',
       locale: 'en',
       data: { name: 'Carol', link: 'http://localhost:3000/verify-email/carol-token', expiresInMinutes: 60 },
     });
-    const failed = await recordEmail(ctx.database.prisma, {
+    const failed = await recordEmail(ctx.database.sql, {
       to: 'carol@example.com',
       template: 'password-reset',
       locale: 'en',

@@ -6,7 +6,7 @@ import {
   type NoticeTemplate,
   type User,
 } from '@store/contract';
-import { type EmailTokenPurpose, Prisma, type PrismaClient, type User as UserRow } from '@store/db';
+import { type EmailTokenPurpose, Prisma, type PrismaClient, prismaQueryable, type User as UserRow } from '@store/db';
 import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
@@ -137,7 +137,7 @@ export function createAccountService({
       payload: options.payload,
       now,
     });
-    return recordEmail(tx, {
+    return recordEmail(prismaQueryable(tx), {
       to: options.to ?? user.email,
       template: TEMPLATE_BY_PURPOSE[purpose],
       locale: localeOf(user),
@@ -147,7 +147,7 @@ export function createAccountService({
 
   /** Writes a notice (no token) to `to`, addressed to `user`, in the caller's transaction. */
   function mailNotice(tx: Prisma.TransactionClient, user: UserRow, template: AccountNoticeTemplate, to: string) {
-    return recordEmail(tx, {
+    return recordEmail(prismaQueryable(tx), {
       to,
       template,
       locale: localeOf(user),

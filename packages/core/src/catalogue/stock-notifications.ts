@@ -1,5 +1,5 @@
 import { EMAIL_TOKEN_TTL_MINUTES, type Locale } from '@store/contract';
-import { Prisma, type PrismaClient } from '@store/db';
+import { Prisma, type PrismaClient, prismaQueryable } from '@store/db';
 import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
@@ -44,7 +44,7 @@ export function createStockNotificationService({ db, queue, publicUrl, logger = 
       const ids: string[] = [];
       for (const row of claimed) {
         ids.push(
-          await recordEmail(tx, {
+          await recordEmail(prismaQueryable(tx), {
             to: row.email,
             template: 'back-in-stock',
             locale: row.locale as Locale,

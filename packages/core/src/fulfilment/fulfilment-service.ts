@@ -1,5 +1,5 @@
 import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
-import type { Prisma } from '@store/db';
+import { Prisma, type Queryable } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
 import { recordEmail } from '../mail/outbox.ts';
@@ -52,7 +52,7 @@ export interface FulfilmentServiceDeps {
 export function createFulfilmentService({ publicUrl, clock = () => new Date() }: FulfilmentServiceDeps) {
   const profileLink = new URL('/profile', publicUrl).toString();
 
-  async function creditTopUp(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
+  async function creditTopUp(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
     await lockCustomer(tx, order.userId);
     const credited =
       order.totalMinor > 0 &&
@@ -77,21 +77,24 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     return { status: 'FULFILLED', refundedMinor: 0, lines: [], emailId };
   }
 
-  async function deliverCodes(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
-    await lockCustomer(tx, order.userId);
+  async function deliverCodes(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
+    // The customer's row, locked as lockCustomer does, with what the receipt needs.
+    const [customer] = await tx.query<{ email: string; name: string; locale: string }>(Prisma.sql`
+      SELECT email, name, locale FROM users WHERE id = ${order.userId}::uuid FOR NO KEY UPDATE`);
+    if (!customer) throw new Error(`customer ${order.userId} does not exist`);
     // Products in id order: two fulfilments never hold each other's product rows in a cycle.
-    const lines = await tx.orderLine.findMany({
-      where: { orderId: order.id },
-      orderBy: [{ productId: 'asc' }, { id: 'asc' }],
-      select: {
-        id: true,
-        productId: true,
-        productName: true,
-        quantity: true,
-        unitPriceMinor: true,
-        discountMinor: true,
-      },
-    });
+    const lines = await tx.query<{
+      id: string;
+      productId: number;
+      productName: string;
+      quantity: number;
+      unitPriceMinor: number;
+      discountMinor: number;
+    }>(Prisma.sql`
+      SELECT id, product_id AS "productId", product_name AS "productName", quantity,
+             unit_price_minor AS "unitPriceMinor", discount_minor AS "discountMinor"
+      FROM order_lines WHERE order_id = ${order.id}::uuid
+      ORDER BY product_id, id`);
 
     const fulfilled: FulfilledLine[] = [];
     let refundedMinor = 0;
@@ -99,9 +102,6 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
       const claimed = await claimCodes(tx, line.productId, line.id, line.quantity);
       const delivered = claimed.length;
       if (delivered < line.quantity) refundedMinor += shortfallRefundMinor(line, line.quantity - delivered);
-      if (delivered > 0) {
-        await tx.product.update({ where: { id: line.productId }, data: { purchasedCount: { increment: delivered } } });
-      }
       fulfilled.push({
         lineId: line.id,
         productId: line.productId,
@@ -131,10 +131,6 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     const status = delivered === units ? 'FULFILLED' : delivered === 0 ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     await transitionOrder(tx, order.id, status, { fulfilledAt: clock(), refundedMinor });
 
-    const customer = await tx.user.findUniqueOrThrow({
-      where: { id: order.userId },
-      select: { email: true, name: true, locale: true },
-    });
     const emailId = await recordEmail(tx, {
       to: customer.email,
       template: 'order-receipt',
@@ -157,7 +153,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
 
   return {
     /** Call with the order locked and just moved to PAID, in the same transaction. */
-    fulfilPaidOrder(tx: Prisma.TransactionClient, order: LockedOrder): Promise<FulfilmentOutcome> {
+    fulfilPaidOrder(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
       return order.type === 'BALANCE' ? creditTopUp(tx, order) : deliverCodes(tx, order);
     },
   };

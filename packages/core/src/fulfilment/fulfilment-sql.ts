@@ -1,29 +1,35 @@
-import type { Prisma } from '@store/db';
+import { Prisma, type Queryable } from '@store/db';
 
-/** Raw SQL of fulfilment: the claim of codes, which Prisma's query builder cannot say. */
+/** Raw SQL of fulfilment: the claim of codes, which Prisma's query builder cannot say, and the basket. */
 
 /**
- * Claims up to `count` AVAILABLE codes of a product for an order line, oldest first, in one
- * statement. SKIP LOCKED: concurrent fulfilments take different codes instead of queueing on the
- * same ones, and a code is SOLD to exactly one line (the status check is re-read on the locked row;
- * the code's unique id and the sold-status CHECK back it). Answers the ids claimed, which may be fewer
- * than asked when the pool runs dry.
+ * Claims up to `count` AVAILABLE codes of a product for an order line, oldest first, and counts them
+ * as purchased on the product, in one statement. SKIP LOCKED: concurrent fulfilments take different
+ * codes instead of queueing on the same ones, and a code is SOLD to exactly one line (the status
+ * check is re-read on the locked row; the code's unique id and the sold-status CHECK back it).
+ * Answers the ids claimed, which may be fewer than asked when the pool runs dry.
  */
 export async function claimCodes(
-  tx: Prisma.TransactionClient,
+  tx: Queryable,
   productId: number,
   orderLineId: string,
   count: number,
 ): Promise<string[]> {
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    UPDATE product_codes SET status = 'SOLD', order_line_id = ${orderLineId}::uuid, sold_at = now()
-    WHERE id IN (
-      SELECT id FROM product_codes
-      WHERE product_id = ${productId} AND status = 'AVAILABLE'
-      ORDER BY created_at
-      LIMIT ${count}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
+  const rows = await tx.query<{ id: string }>(Prisma.sql`
+    WITH claimed AS (
+      UPDATE product_codes SET status = 'SOLD', order_line_id = ${orderLineId}::uuid, sold_at = now()
+      WHERE id IN (
+        SELECT id FROM product_codes
+        WHERE product_id = ${productId} AND status = 'AVAILABLE'
+        ORDER BY created_at
+        LIMIT ${count}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id
+    ), counted AS (
+      UPDATE products SET purchased_count = purchased_count + (SELECT COUNT(*)::int FROM claimed)
+      WHERE id = ${productId} AND EXISTS (SELECT 1 FROM claimed)
+    )
+    SELECT id FROM claimed`);
   return rows.map((row) => row.id);
 }
 
@@ -32,19 +38,22 @@ export async function claimCodes(
  * keeps what the customer added beyond the order otherwise.
  */
 export async function removeBoughtFromBasket(
-  tx: Prisma.TransactionClient,
+  tx: Queryable,
   userId: string,
   bought: ReadonlyArray<{ productId: number; quantity: number }>,
 ): Promise<void> {
   if (bought.length === 0) return;
   const ids = bought.map((line) => line.productId);
   const quantities = bought.map((line) => line.quantity);
-  await tx.$executeRaw`
-    DELETE FROM basket_lines bl
-    USING unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
-    WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity <= b.quantity`;
-  await tx.$executeRaw`
+  // One statement: the lines bought whole go, the others keep what is left (disjoint rows).
+  await tx.execute(Prisma.sql`
+    WITH bought AS (
+      SELECT * FROM unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
+    ), gone AS (
+      DELETE FROM basket_lines bl USING bought b
+      WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity <= b.quantity
+    )
     UPDATE basket_lines bl SET quantity = bl.quantity - b.quantity, updated_at = now()
-    FROM unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
-    WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity > b.quantity`;
+    FROM bought b
+    WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity > b.quantity`);
 }

@@ -1,5 +1,5 @@
 import { type BalanceNoticeData, RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
-import type { Prisma } from '@store/db';
+import { Prisma, type Queryable } from '@store/db';
 import { recordEmail } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
 
@@ -19,11 +19,11 @@ export interface BalanceNotice {
  * at all; the caller enqueues `email.send` for the id after the commit (or the outbox sweep sends
  * it). Call it after the credit: it reads the balance the customer has now.
  */
-export async function recordBalanceNotice(tx: Prisma.TransactionClient, notice: BalanceNotice): Promise<string> {
-  const customer = await tx.user.findUniqueOrThrow({
-    where: { id: notice.userId },
-    select: { email: true, name: true, locale: true, balanceMinor: true },
-  });
+export async function recordBalanceNotice(tx: Queryable, notice: BalanceNotice): Promise<string> {
+  const [customer] = await tx.query<{ email: string; name: string; locale: string; balanceMinor: number }>(
+    Prisma.sql`SELECT email, name, locale, balance_minor AS "balanceMinor" FROM users WHERE id = ${notice.userId}::uuid`,
+  );
+  if (!customer) throw new Error(`customer ${notice.userId} does not exist`);
   return recordEmail(tx, {
     to: customer.email,
     template: notice.cause === 'topup' ? 'balance-topup' : 'balance-refund',

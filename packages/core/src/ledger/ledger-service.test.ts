@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { Prisma } from '@store/db';
+import { Prisma, sqlOf } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -30,8 +30,8 @@ async function createCustomer() {
   });
 }
 
-const credit = (posting: LedgerPosting) => db().$transaction((tx) => creditBalance(tx, posting));
-const debit = (posting: LedgerPosting) => db().$transaction((tx) => debitBalance(tx, posting));
+const credit = (posting: LedgerPosting) => sqlOf(db()).transaction((tx) => creditBalance(tx, posting));
+const debit = (posting: LedgerPosting) => sqlOf(db()).transaction((tx) => debitBalance(tx, posting));
 
 async function balanceOf(userId: string) {
   return (await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceMinor;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import type { LedgerKind, Prisma, PrismaClient } from '@store/db';
+import { type LedgerKind, Prisma, type PrismaClient, type Queryable } from '@store/db';
 import { ValidationError } from '../shared/errors.ts';
 
 /**
@@ -55,13 +55,13 @@ function assertAmount(amountMinor: number) {
 }
 
 /** The entry under `key`, unless one exists already. True when it was written now. */
-async function writeEntry(tx: Prisma.TransactionClient, posting: LedgerPosting, signedMinor: number) {
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+async function writeEntry(tx: Queryable, posting: LedgerPosting, signedMinor: number) {
+  const rows = await tx.query<{ id: string }>(Prisma.sql`
     INSERT INTO ledger_entries (id, user_id, order_id, kind, amount_minor, idempotency_key)
     VALUES (${randomUUID()}::uuid, ${posting.userId}::uuid, ${posting.orderId ?? null}::uuid,
             ${posting.kind}::ledger_kind, ${signedMinor}, ${posting.key})
     ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING id`;
+    RETURNING id`);
   return rows.length === 1;
 }
 
@@ -70,12 +70,12 @@ async function writeEntry(tx: Prisma.TransactionClient, posting: LedgerPosting, 
  * concurrent call with the same key waits on the key's unique index until the first commits, then
  * finds it taken.
  */
-export async function creditBalance(tx: Prisma.TransactionClient, posting: LedgerPosting): Promise<boolean> {
+export async function creditBalance(tx: Queryable, posting: LedgerPosting): Promise<boolean> {
   assertAmount(posting.amountMinor);
   if (!(await writeEntry(tx, posting, posting.amountMinor))) return false;
-  await tx.$executeRaw`
+  await tx.execute(Prisma.sql`
     UPDATE users SET balance_minor = balance_minor + ${posting.amountMinor}, updated_at = now()
-    WHERE id = ${posting.userId}::uuid`;
+    WHERE id = ${posting.userId}::uuid`);
   return true;
 }
 
@@ -85,12 +85,12 @@ export async function creditBalance(tx: Prisma.TransactionClient, posting: Ledge
  * balance throws InsufficientFundsError, which rolls the entry back with the transaction. False when
  * the key was applied before.
  */
-export async function debitBalance(tx: Prisma.TransactionClient, posting: LedgerPosting): Promise<boolean> {
+export async function debitBalance(tx: Queryable, posting: LedgerPosting): Promise<boolean> {
   assertAmount(posting.amountMinor);
   if (!(await writeEntry(tx, posting, -posting.amountMinor))) return false;
-  const debited = await tx.$executeRaw`
+  const debited = await tx.execute(Prisma.sql`
     UPDATE users SET balance_minor = balance_minor - ${posting.amountMinor}, updated_at = now()
-    WHERE id = ${posting.userId}::uuid AND balance_minor >= ${posting.amountMinor}`;
+    WHERE id = ${posting.userId}::uuid AND balance_minor >= ${posting.amountMinor}`);
   if (debited !== 1) throw new InsufficientFundsError();
   return true;
 }

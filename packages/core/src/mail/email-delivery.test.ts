@@ -53,7 +53,7 @@ async function record(
   const to = `customer-${randomUUID()}@example.com`;
   const link =
     template === 'password-reset' ? `${PUBLIC_URL}/password-reset/${token}` : `${PUBLIC_URL}/?accountToken=${token}`;
-  const id = await recordEmail(database.prisma, { to, template, locale, data: { name, link, expiresInMinutes } });
+  const id = await recordEmail(database.sql, { to, template, locale, data: { name, link, expiresInMinutes } });
   return { id, to, token };
 }
 

@@ -41,7 +41,7 @@ function recordingQueue() {
 /** An email recorded `ageMs` ago whose job was never enqueued, as if the process died after the commit. */
 async function lostEmail(ageMs: number, status: 'PENDING' | 'SENT' | 'FAILED' = 'PENDING') {
   const to = `lost-${randomUUID()}@example.com`;
-  const id = await recordEmail(database.prisma, {
+  const id = await recordEmail(database.sql, {
     to,
     template: 'password-reset',
     locale: 'en',

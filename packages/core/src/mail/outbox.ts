@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { type EmailData, EmailDataSchema, type EmailTemplate, type Locale } from '@store/contract';
-import type { Prisma, PrismaClient } from '@store/db';
+import { Prisma, type Queryable } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
 
@@ -10,22 +11,20 @@ export interface EmailRequest {
   data: EmailData;
 }
 
-/** A Prisma client or an open transaction of one. */
-export type Db = PrismaClient | Prisma.TransactionClient;
-
 /**
  * Writes an email into the outbox (`outbound_emails`). Call it inside the transaction that creates
- * the token the email carries, so the two are stored together or not at all; after the commit,
+ * the token the email carries, so the two are stored together or not at all (a Prisma transaction
+ * passes `prismaQueryable(tx)`); after the commit,
  * hand it to `enqueueEmailSend`. A job lost on the way is picked up again by the outbox sweep,
  * because the row stays PENDING until the send succeeds or is given up.
  */
-export async function recordEmail(db: Db, request: EmailRequest): Promise<string> {
+export async function recordEmail(db: Queryable, request: EmailRequest): Promise<string> {
   const data = EmailDataSchema.parse(request.data);
-  const row = await db.outboundEmail.create({
-    data: { toAddress: request.to, template: request.template, locale: request.locale, data },
-    select: { id: true },
-  });
-  return row.id;
+  const id = randomUUID();
+  await db.execute(Prisma.sql`
+    INSERT INTO outbound_emails (id, to_address, template, locale, data)
+    VALUES (${id}::uuid, ${request.to}, ${request.template}, ${request.locale}, ${JSON.stringify(data)}::jsonb)`);
+  return id;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { ErrorKeys } from '@store/contract';
-import type { OrderStatus, OrderType, PrismaClient } from '@store/db';
+import { type OrderStatus, type OrderType, type PrismaClient, sqlOf } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
-import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import { lockCustomer, lockOrder } from './order-sql.ts';
 import { COMPLETED_STATUSES, transitionOrder } from './order-state.ts';
 
@@ -45,7 +44,7 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
       reason = 'operator',
     ): Promise<{ refundedMinor: number; userId: string; emailId: string }> {
       if (!/^[a-z0-9-]{1,32}$/.test(reason)) throw ValidationError.field('reason', ErrorKeys.invalidValue);
-      const result = await db.$transaction(async (tx) => {
+      const result = await sqlOf(db).transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
         if (!order) throw new NotFoundError('Order');
         if (order.type === 'BALANCE') throw new ConflictError('A top-up is on the balance already.');
@@ -72,7 +71,7 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
           publicUrl,
         });
         return { refundedMinor: amountMinor, userId: order.userId, emailId };
-      }, ORDER_TX_OPTIONS);
+      });
       if (queue) enqueueEmailSend(queue, result.emailId, logger);
       logger.info({ orderId, refundedMinor: result.refundedMinor, reason }, 'order refunded to the balance');
       return result;

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
-import { createCodeCipher, type OrderStatus } from '@store/db';
+import { createCodeCipher, type OrderStatus, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
@@ -56,7 +56,7 @@ async function createCustomer(balanceMinor = 0) {
     data: { email: `orders.${randomUUID()}@example.com`, name: 'Buyer', passwordHash: 'x', locale: 'pt-BR' },
   });
   if (balanceMinor > 0) {
-    await db().$transaction((tx) =>
+    await sqlOf(db()).transaction((tx) =>
       creditBalance(tx, { userId: user.id, kind: 'ADJUSTMENT', amountMinor: balanceMinor, key: `test:${user.id}` }),
     );
   }
@@ -614,7 +614,7 @@ describe('paymentStatus', () => {
   ])('answers %s as %s', async (status, expected) => {
     const user = await createCustomer();
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
-    await db().$transaction((tx) => transitionOrder(tx, order_id, status));
+    await sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, status));
     expect((await orders.paymentStatus(user.id, order_id)).status).toBe(expected);
   });
 });
@@ -650,12 +650,12 @@ describe('the state machine on the database', () => {
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
     const before = await db().order.findUniqueOrThrow({ where: { id: order_id } });
     for (const to of ['FULFILLED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'CREATED'] as const) {
-      const error = await errorOf(db().$transaction((tx) => transitionOrder(tx, order_id, to)));
+      const error = await errorOf(sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, to)));
       expect(error, to).toBeInstanceOf(IllegalTransitionError);
       expect(error).toMatchObject({ from: 'CREATED', to });
     }
     expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toEqual(before);
-    expect(await errorOf(db().$transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING')))).toBeInstanceOf(
+    expect(await errorOf(sqlOf(db()).transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING')))).toBeInstanceOf(
       NotFoundError,
     );
   });
@@ -664,7 +664,7 @@ describe('the state machine on the database', () => {
     const user = await createCustomer();
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
     const results = await Promise.allSettled(
-      Array.from({ length: 5 }, () => db().$transaction((tx) => transitionOrder(tx, order_id, 'PENDING'))),
+      Array.from({ length: 5 }, () => sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, 'PENDING'))),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CreateOrderResponse,
   ErrorKeys,
@@ -9,8 +10,7 @@ import {
   type SpendResponse,
   STORE_CURRENCY,
 } from '@store/contract';
-import type { OrderStatus, OrderType, Prisma, PrismaClient } from '@store/db';
-import { lockBasket, readBasketRows } from '../basket/basket-sql.ts';
+import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/fulfilment-service.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
@@ -19,8 +19,7 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
-import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
-import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder } from './order-sql.ts';
+import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
 import {
   COMPLETED_STATUSES,
   statusName,
@@ -131,6 +130,7 @@ export function createOrderService({
   orderTtlMs = ORDER_TTL_MS,
 }: OrderServiceDeps) {
   const fulfilment = createFulfilmentService({ publicUrl, clock });
+  const sql = sqlOf(db);
 
   async function enqueueEmail(emailId: string | null) {
     if (!emailId || !queue) return;
@@ -142,11 +142,7 @@ export function createOrderService({
   }
 
   /** Marks the locked order paid and fulfils it: the one completion path of every payment. */
-  async function payAndFulfil(
-    tx: Prisma.TransactionClient,
-    order: LockedOrder,
-    paymentId: string | null,
-  ): Promise<FulfilmentOutcome> {
+  async function payAndFulfil(tx: Queryable, order: LockedOrder, paymentId: string | null): Promise<FulfilmentOutcome> {
     await transitionOrder(tx, order.id, 'PAID', { paidAt: clock(), ...(paymentId ? { paymentId } : {}) });
     return fulfilment.fulfilPaidOrder(tx, order);
   }
@@ -173,31 +169,50 @@ export function createOrderService({
   async function createTopUp(userId: string, replenishmentValue: number | undefined) {
     if (replenishmentValue === undefined) throw ValidationError.field('replenishmentValue', ErrorKeys.requiredField);
     const amountMinor = wholeToMinor(replenishmentValue);
-    const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
+    const [user] = await sql.query<{ balanceMinor: number }>(
+      Prisma.sql`SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid`,
+    );
+    if (!user) throw new NotFoundError('User');
     if (user.balanceMinor + amountMinor > BALANCE_MAX_MINOR) {
       throw new ValidationError(
         { replenishmentValue: [ErrorKeys.tooLarge] },
         'This top-up would take the balance past what it can hold.',
       );
     }
-    const order = await db.order.create({
-      data: {
-        userId,
-        type: 'BALANCE',
-        subtotalMinor: amountMinor,
-        totalMinor: amountMinor,
-        currency: STORE_CURRENCY,
-        expiresAt: new Date(clock().getTime() + orderTtlMs),
-      },
-    });
-    return createResponse(order);
+    const [order] = await sql.query<LockedOrder>(Prisma.sql`
+      INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, expires_at, updated_at)
+      VALUES (${randomUUID()}::uuid, ${userId}::uuid, 'BALANCE', ${amountMinor}, ${amountMinor}, ${STORE_CURRENCY},
+              ${new Date(clock().getTime() + orderTtlMs)}, now())
+      RETURNING ${ORDER_COLUMNS}`);
+    return createResponse(order as LockedOrder);
+  }
+
+  /**
+   * The lines of the customer's basket at the database's prices, with the stock of each: read after
+   * the basket's lock (a statement of its own, so that it sees a flush that held the lock).
+   */
+  function readOrderLines(tx: Queryable, userId: string) {
+    return tx.query<{
+      id: number;
+      name: string;
+      price_minor: number;
+      stock_count: number;
+      quantity: number;
+    }>(Prisma.sql`
+      SELECT p.id, p.name, p.price_minor, p.stock_count, bl.quantity
+      FROM basket_lines bl JOIN products p ON p.id = bl.product_id
+      WHERE bl.user_id = ${userId}::uuid AND p.is_active
+      ORDER BY bl.position, bl.product_id`);
   }
 
   async function createPurchase(userId: string, type: 'PURCHASE' | 'SPENDING', code: string | undefined) {
-    const { order, emailId } = await db.$transaction(async (tx) => {
-      // The basket's own lock: a flush landing now is either wholly in this order or wholly after it.
-      await lockBasket(tx, userId);
-      const rows = await readBasketRows(tx, userId);
+    const { order, emailId } = await sql.transaction(async (tx) => {
+      // The basket's own lock (the customer's row): a flush landing now is either wholly in this
+      // order or wholly after it. The balance comes with it, for a spend.
+      const [customer] = await tx.query<{ balanceMinor: number }>(Prisma.sql`
+        SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
+      if (!customer) throw new NotFoundError('User');
+      const rows = await readOrderLines(tx, userId);
       if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
       const short = rows.filter((row) => row.quantity > row.stock_count);
       if (short.length > 0) {
@@ -208,61 +223,54 @@ export function createOrderService({
       }
 
       const subtotalMinor = rows.reduce((sum, row) => sum + row.price_minor * row.quantity, 0);
-      const created = await tx.order.create({
-        data: {
-          userId,
-          type,
-          subtotalMinor,
-          totalMinor: subtotalMinor,
-          currency: STORE_CURRENCY,
-          expiresAt: new Date(clock().getTime() + orderTtlMs),
-          lines: {
-            create: rows.map((row) => ({
-              productId: row.id,
-              productName: row.name,
-              quantity: row.quantity,
-              unitPriceMinor: row.price_minor,
-            })),
-          },
-        },
-        include: { lines: { select: { id: true, productId: true } } },
-      });
+      // The order and its lines in one statement.
+      const [created] = await tx.query<LockedOrder>(Prisma.sql`
+        WITH created AS (
+          INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, expires_at, updated_at)
+          VALUES (${randomUUID()}::uuid, ${userId}::uuid, ${type}::order_type, ${subtotalMinor}, ${subtotalMinor},
+                  ${STORE_CURRENCY}, ${new Date(clock().getTime() + orderTtlMs)}, now())
+          RETURNING *
+        ), lines AS (
+          INSERT INTO order_lines (id, order_id, product_id, product_name, quantity, unit_price_minor)
+          SELECT gen_random_uuid(), created.id, line.product_id, line.product_name, line.quantity, line.price
+          FROM created, unnest(${rows.map((row) => row.id)}::int[], ${rows.map((row) => row.name)}::text[],
+                               ${rows.map((row) => row.quantity)}::int[], ${rows.map((row) => row.price_minor)}::int[])
+               AS line(product_id, product_name, quantity, price)
+        )
+        SELECT ${ORDER_COLUMNS} FROM created`);
+      let order = created as LockedOrder;
 
-      let totalMinor = subtotalMinor;
       if (code) {
         const discount = await promo.redeemPromoCode(tx, {
           code,
           userId,
-          orderId: created.id,
+          orderId: order.id,
           lines: rows.map((row) => ({ id: row.id, price_minor: row.price_minor, quantity: row.quantity })),
         });
         // Each line's share, by the promo service's own arithmetic, so the shares add up to the
         // order's discount and a shortfall refunds a line at what was paid for it.
-        const lineIds = new Map(created.lines.map((line) => [line.productId, line.id]));
-        for (const row of rows.filter((candidate) => discount.appliesTo.includes(candidate.id))) {
-          await tx.orderLine.update({
-            where: { id: lineIds.get(row.id) as string },
-            data: { discountMinor: promoDiscountMinor([row], discount.percent, [row.id]) },
-          });
-        }
-        totalMinor = subtotalMinor - discount.discountMinor;
-        await tx.order.update({
-          where: { id: created.id },
-          data: { promoCodeId: discount.promoCodeId, discountMinor: discount.discountMinor, totalMinor },
-        });
+        const discounted = rows.filter((row) => discount.appliesTo.includes(row.id));
+        const totalMinor = subtotalMinor - discount.discountMinor;
+        await tx.execute(Prisma.sql`
+          WITH shares AS (
+            UPDATE order_lines ol SET discount_minor = share.minor
+            FROM unnest(${discounted.map((row) => row.id)}::int[],
+                        ${discounted.map((row) => promoDiscountMinor([row], discount.percent, [row.id]))}::int[])
+                 AS share(product_id, minor)
+            WHERE ol.order_id = ${order.id}::uuid AND ol.product_id = share.product_id
+          )
+          UPDATE orders SET promo_code_id = ${discount.promoCodeId}, discount_minor = ${discount.discountMinor},
+                            total_minor = ${totalMinor}, updated_at = now()
+          WHERE id = ${order.id}::uuid`);
+        order = { ...order, discountMinor: discount.discountMinor, totalMinor };
       }
 
-      if (type === 'SPENDING') {
-        const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
-        if (user.balanceMinor < totalMinor) throw new InsufficientFundsError();
-      }
-
-      const order = { ...created, totalMinor, refundedMinor: 0, paymentId: null };
-      if (totalMinor > 0) return { order, emailId: null };
+      if (type === 'SPENDING' && customer.balanceMinor < order.totalMinor) throw new InsufficientFundsError();
+      if (order.totalMinor > 0) return { order, emailId: null };
       // A promo code that took the whole price leaves nothing to pay: the order completes now.
       const outcome = await payAndFulfil(tx, order, null);
       return { order: { ...order, status: outcome.status }, emailId: outcome.emailId };
-    }, ORDER_TX_OPTIONS);
+    });
     await enqueueEmail(emailId);
     return createResponse(order);
   }
@@ -272,7 +280,7 @@ export function createOrderService({
    * payment is the order's (the event processor does both first); saves locking and reading again.
    */
   async function completeInTransaction(
-    tx: Prisma.TransactionClient,
+    tx: Queryable,
     input: PaidOrderInput,
     locked?: LockedOrder,
   ): Promise<CompletionOutcome & { emailId: string | null }> {
@@ -280,7 +288,9 @@ export function createOrderService({
     if (order?.id !== input.orderId) {
       order = await lockOrder(tx, input.orderId);
       if (!order) throw new NotFoundError('Order');
-      const payment = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { orderId: true } });
+      const [payment] = await tx.query<{ orderId: string }>(
+        Prisma.sql`SELECT order_id AS "orderId" FROM payments WHERE id = ${input.paymentId}::uuid`,
+      );
       if (!payment || payment.orderId !== order.id) throw new NotFoundError('Payment');
     }
     if (input.amountMinor !== order.totalMinor || input.currency !== order.currency || input.amountMinor <= 0) {
@@ -346,7 +356,7 @@ export function createOrderService({
      * after it went through answers the order as it is.
      */
     async spendBalance(userId: string, orderId: string): Promise<SpendResponse> {
-      const { order, emailId, balanceMinor } = await db.$transaction(async (tx) => {
+      const { order, emailId, balanceMinor } = await sql.transaction(async (tx) => {
         const locked = await lockOrder(tx, orderId);
         if (!locked || locked.userId !== userId) throw new NotFoundError('Order');
         if (locked.type !== 'SPENDING') {
@@ -362,17 +372,11 @@ export function createOrderService({
           if (!UNPAID_STATUSES.includes(locked.status) || expired) {
             throw new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, 'This order can no longer be paid.');
           }
-          const payment = await tx.payment.create({
-            data: {
-              orderId,
-              provider: 'balance',
-              method: 'BALANCE',
-              status: 'SUCCEEDED',
-              amountMinor: locked.totalMinor,
-              currency: locked.currency,
-            },
-            select: { id: true },
-          });
+          const payment = { id: randomUUID() };
+          await tx.execute(Prisma.sql`
+            INSERT INTO payments (id, order_id, provider, method, status, amount_minor, currency, updated_at)
+            VALUES (${payment.id}::uuid, ${orderId}::uuid, 'balance', 'BALANCE', 'SUCCEEDED', ${locked.totalMinor},
+                    ${locked.currency}, now())`);
           await debitBalance(tx, {
             userId,
             orderId,
@@ -384,9 +388,11 @@ export function createOrderService({
           current = { status: outcome.status, refundedMinor: outcome.refundedMinor };
           receipt = outcome.emailId;
         }
-        const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceMinor: true } });
-        return { order: { ...locked, ...current }, emailId: receipt, balanceMinor: user.balanceMinor };
-      }, ORDER_TX_OPTIONS);
+        const [user] = await tx.query<{ balanceMinor: number }>(
+          Prisma.sql`SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid`,
+        );
+        return { order: { ...locked, ...current }, emailId: receipt, balanceMinor: user?.balanceMinor ?? 0 };
+      });
       await enqueueEmail(emailId);
       return {
         order_id: order.id,
@@ -408,7 +414,7 @@ export function createOrderService({
      * nothing.
      */
     async completePaidOrder(input: PaidOrderInput): Promise<CompletionOutcome> {
-      const { emailId, ...outcome } = await db.$transaction((tx) => completeInTransaction(tx, input), ORDER_TX_OPTIONS);
+      const { emailId, ...outcome } = await sql.transaction((tx) => completeInTransaction(tx, input));
       await enqueueEmail(emailId);
       return outcome;
     },
@@ -422,10 +428,10 @@ export function createOrderService({
     /** POST /payment/status: reads the order, never changes it. Someone else's order: 404. */
     async paymentStatus(userId: string, orderId: string): Promise<PaymentStatusResponse> {
       // The browser polls this every second while a payment is open: one raw read by primary key.
-      const [order] = await db.$queryRaw<
-        Array<{ id: string; status: OrderStatus; type: OrderType; refundedMinor: number }>
-      >`SELECT id, status::text AS status, type::text AS type, refunded_minor AS "refundedMinor"
-        FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`;
+      const [order] = await sql.query<{ id: string; status: OrderStatus; type: OrderType; refundedMinor: number }>(
+        Prisma.sql`SELECT id, status, type, refunded_minor AS "refundedMinor"
+                   FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`,
+      );
       if (!order) throw new NotFoundError('Order');
       return {
         status: paymentStatusValue(order.status),
@@ -457,7 +463,7 @@ export function createOrderService({
      * become usable again. A payment confirmed later still completes them.
      */
     async expireOrders({ limit = 100 }: { limit?: number } = {}): Promise<number> {
-      return db.$transaction(async (tx) => {
+      return sql.transaction(async (tx) => {
         const due = await lockExpiredOrders(tx, clock(), limit);
         const moved = await transitionOrders(
           tx,
@@ -465,7 +471,7 @@ export function createOrderService({
           'EXPIRED',
         );
         return moved.length;
-      }, ORDER_TX_OPTIONS);
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
-import type { OrderStatus, OrderType, Prisma } from '@store/db';
+import { type OrderStatus, type OrderType, Prisma, type Queryable } from '@store/db';
 
-/** Raw SQL of orders, for the row locks Prisma's query builder cannot take. */
+/** Raw SQL of orders: the row locks Prisma's query builder cannot take, on the driver (sql-client.ts). */
 
 export interface LockedOrder {
   id: string;
@@ -16,18 +16,22 @@ export interface LockedOrder {
   expiresAt: Date | null;
 }
 
+/** The columns of a LockedOrder, for a statement that answers an order. */
+export const ORDER_COLUMNS = Prisma.sql`
+  id, user_id AS "userId", type, status, subtotal_minor AS "subtotalMinor",
+  discount_minor AS "discountMinor", total_minor AS "totalMinor", refunded_minor AS "refundedMinor",
+  currency, payment_id AS "paymentId", expires_at AS "expiresAt"`;
+
 /**
  * Takes the order's row until the transaction ends: a completion, a spend, a refund and the expiry
  * sweep each see the status the one before left. NO KEY UPDATE leaves the row free for the
  * foreign-key checks of a payment being recorded for it.
  */
-export async function lockOrder(tx: Prisma.TransactionClient, orderId: string): Promise<LockedOrder | undefined> {
-  const rows = await tx.$queryRaw<LockedOrder[]>`
-    SELECT id, user_id AS "userId", type, status, subtotal_minor AS "subtotalMinor",
-           discount_minor AS "discountMinor", total_minor AS "totalMinor", refunded_minor AS "refundedMinor",
-           currency, payment_id AS "paymentId", expires_at AS "expiresAt"
+export async function lockOrder(tx: Queryable, orderId: string): Promise<LockedOrder | undefined> {
+  const rows = await tx.query<LockedOrder>(Prisma.sql`
+    SELECT ${ORDER_COLUMNS}
     FROM orders WHERE id = ${orderId}::uuid
-    FOR NO KEY UPDATE`;
+    FOR NO KEY UPDATE`);
   return rows[0];
 }
 
@@ -36,19 +40,19 @@ export async function lockOrder(tx: Prisma.TransactionClient, orderId: string): 
  * codes locks in one order, order -> customer -> products (by id), so two of them never wait on
  * each other in a cycle.
  */
-export async function lockCustomer(tx: Prisma.TransactionClient, userId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+export async function lockCustomer(tx: Queryable, userId: string): Promise<void> {
+  await tx.query(Prisma.sql`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
 }
 
 /**
  * Unpaid orders whose time is up, oldest first, locked; SKIP LOCKED leaves an order that a payment
  * is completing right now to that payment.
  */
-export function lockExpiredOrders(tx: Prisma.TransactionClient, now: Date, limit: number) {
-  return tx.$queryRaw<Array<{ id: string }>>`
+export function lockExpiredOrders(tx: Queryable, now: Date, limit: number) {
+  return tx.query<{ id: string }>(Prisma.sql`
     SELECT id FROM orders
     WHERE status IN ('CREATED', 'PENDING') AND expires_at <= ${now}
     ORDER BY expires_at
     LIMIT ${limit}
-    FOR NO KEY UPDATE SKIP LOCKED`;
+    FOR NO KEY UPDATE SKIP LOCKED`);
 }

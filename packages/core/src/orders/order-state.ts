@@ -1,5 +1,5 @@
 import type { OrderStatusName, PaymentType } from '@store/contract';
-import type { OrderStatus, OrderType, Prisma } from '@store/db';
+import { type OrderStatus, type OrderType, Prisma, type Queryable } from '@store/db';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 
 /**
@@ -67,21 +67,17 @@ export interface TransitionChanges {
 }
 
 /** Leaving an order unpaid gives its promo code back: the customer may use it on another order. */
-async function releasePromoRedemptions(tx: Prisma.TransactionClient, orderIds: string[]) {
-  const released = await tx.promoRedemption.findMany({
-    where: { orderId: { in: orderIds } },
-    select: { id: true, promoCodeId: true },
-  });
-  if (released.length === 0) return;
-  await tx.promoRedemption.deleteMany({ where: { id: { in: released.map((row) => row.id) } } });
+async function releasePromoRedemptions(tx: Queryable, orderIds: string[]) {
+  const released = await tx.query<{ promoCodeId: number }>(Prisma.sql`
+    DELETE FROM promo_redemptions WHERE order_id = ANY(${orderIds}::uuid[])
+    RETURNING promo_code_id AS "promoCodeId"`);
   const perCode = new Map<number, number>();
   for (const { promoCodeId } of released) perCode.set(promoCodeId, (perCode.get(promoCodeId) ?? 0) + 1);
+  // One code at a time, in id order: two releases never wait on each other's codes in a cycle.
   for (const [id, count] of [...perCode].sort(([a], [b]) => a - b)) {
-    await tx.promoCode.update({ where: { id }, data: { usedCount: { decrement: count } } });
+    await tx.execute(Prisma.sql`UPDATE promo_codes SET used_count = used_count - ${count} WHERE id = ${id}`);
   }
 }
-
-const MOVED = { id: true, status: true, userId: true } as const;
 
 /**
  * The one function that changes an order's status. Each move is a conditional update,
@@ -90,35 +86,44 @@ const MOVED = { id: true, status: true, userId: true } as const;
  * update touches nothing. Answers the orders that moved; the others are left as they were.
  */
 export async function transitionOrders(
-  tx: Prisma.TransactionClient,
+  tx: Queryable,
   orderIds: string[],
   to: OrderStatus,
   changes: TransitionChanges = {},
 ): Promise<Array<{ id: string; status: OrderStatus; userId: string }>> {
   if (orderIds.length === 0) return [];
-  const moved = await tx.order.updateManyAndReturn({
-    where: { id: { in: orderIds }, status: { in: [...ALLOWED_FROM[to]] } },
-    data: { status: to, ...changes },
-    select: MOVED,
-  });
-  if (UNPAID_ENDINGS.includes(to))
+  // A change left out keeps the column as it is.
+  const moved = await tx.query<{ id: string; status: OrderStatus; userId: string }>(Prisma.sql`
+    UPDATE orders SET
+      status = ${to}::order_status,
+      paid_at = COALESCE(${changes.paidAt ?? null}::timestamptz, paid_at),
+      payment_id = COALESCE(${changes.paymentId ?? null}::uuid, payment_id),
+      fulfilled_at = COALESCE(${changes.fulfilledAt ?? null}::timestamptz, fulfilled_at),
+      refunded_minor = COALESCE(${changes.refundedMinor ?? null}::int, refunded_minor),
+      updated_at = now()
+    WHERE id = ANY(${orderIds}::uuid[]) AND status = ANY(${[...ALLOWED_FROM[to]]}::text[]::order_status[])
+    RETURNING id, status, user_id AS "userId"`);
+  if (UNPAID_ENDINGS.includes(to) && moved.length > 0) {
     await releasePromoRedemptions(
       tx,
       moved.map((order) => order.id),
     );
+  }
   return moved;
 }
 
 /** One order's transition; one that the state machine refuses (or a race has taken) throws. */
 export async function transitionOrder(
-  tx: Prisma.TransactionClient,
+  tx: Queryable,
   orderId: string,
   to: OrderStatus,
   changes: TransitionChanges = {},
 ): Promise<void> {
   const [moved] = await transitionOrders(tx, [orderId], to, changes);
   if (moved) return;
-  const current = await tx.order.findUnique({ where: { id: orderId }, select: { status: true } });
+  const [current] = await tx.query<{ status: OrderStatus }>(
+    Prisma.sql`SELECT status FROM orders WHERE id = ${orderId}::uuid`,
+  );
   if (!current) throw new NotFoundError('Order');
   throw new IllegalTransitionError(orderId, current.status, to);
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCodeCipher, devCodeKey } from '@store/db';
+import { createCodeCipher, devCodeKey, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
@@ -49,7 +49,7 @@ async function customerWithPaidOrder() {
   const user = await db.user.create({
     data: { email: `cli.${randomUUID()}@example.com`, name: 'Cli', passwordHash: 'x' },
   });
-  await db.$transaction((tx) =>
+  await sqlOf(db).transaction((tx) =>
     creditBalance(tx, { userId: user.id, kind: 'ADJUSTMENT', amountMinor: 5_000, key: `test:${user.id}` }),
   );
   const order = await db.order.create({

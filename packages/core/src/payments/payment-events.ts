@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient } from '@store/db';
+import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { z } from 'zod';
 import type { CompletionOutcome, OrderService } from '../orders/order-service.ts';
 import { lockOrder } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
-import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import type {
   PaymentCallbackEvent,
   PaymentEventType,
@@ -156,6 +155,8 @@ export function createPaymentEventIntake({
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentEventsDeps) {
+  const sql = sqlOf(db);
+
   /** The payment or order the event must match, and whether it does. */
   async function check(
     event: PaymentCallbackEvent,
@@ -163,14 +164,14 @@ export function createPaymentEventIntake({
     // The provider's payment when the store knows it, else the order the event names: one query,
     // since every callback waits for it before it is acknowledged.
     const namedOrder = UUID.test(event.orderId) ? event.orderId : null;
-    const [expected] = await db.$queryRaw<Array<{ orderId: string; amountMinor: number; currency: string }>>`
+    const [expected] = await sql.query<{ orderId: string; amountMinor: number; currency: string }>(Prisma.sql`
       SELECT "orderId", "amountMinor", currency FROM (
         SELECT order_id AS "orderId", amount_minor AS "amountMinor", currency, 1 AS rank
         FROM payments WHERE provider = ${event.provider} AND provider_payment_id = ${event.providerPaymentId}
         UNION ALL
         SELECT id, total_minor, currency, 2 FROM orders WHERE id = ${namedOrder}::uuid
       ) AS candidates
-      ORDER BY rank LIMIT 1`;
+      ORDER BY rank LIMIT 1`);
     if (!expected) return { orderId: null, rejection: 'unknown_order' };
     const { orderId, amountMinor, currency } = expected;
     if (orderId !== event.orderId) return { orderId, rejection: 'order_mismatch' };
@@ -206,26 +207,14 @@ export function createPaymentEventIntake({
     };
     // INSERT ... ON CONFLICT DO NOTHING RETURNING: a second copy of the event stores nothing, however
     // many arrive at once.
-    const created = await db.paymentEvent.createManyAndReturn({
-      data: [
-        {
-          id: randomUUID(),
-          provider: event.provider,
-          providerEventId: event.eventId,
-          type: event.type,
-          payload: { ...stored, body: (event.payload ?? null) as Prisma.InputJsonValue } as Prisma.InputJsonObject,
-          source,
-          providerPaymentId: event.providerPaymentId,
-          orderId,
-          version: event.version,
-          rejection,
-          processedAt: rejection ? clock() : null,
-        },
-      ],
-      skipDuplicates: true,
-      select: { id: true },
-    });
-    const row = created[0];
+    const [row] = await sql.query<{ id: string }>(Prisma.sql`
+      INSERT INTO payment_events (id, provider, provider_event_id, type, payload, source, provider_payment_id,
+                                  order_id, version, rejection, processed_at)
+      VALUES (${randomUUID()}::uuid, ${event.provider}, ${event.eventId}, ${event.type},
+              ${JSON.stringify({ ...stored, body: event.payload ?? null })}::jsonb, ${source}, ${event.providerPaymentId},
+              ${orderId}::uuid, ${event.version}, ${rejection}, ${rejection ? clock() : null}::timestamptz)
+      ON CONFLICT (provider, provider_event_id) DO NOTHING
+      RETURNING id`);
     if (!row) return { eventId: null, duplicate: true, rejection: null };
     if (rejection) {
       logger.warn(
@@ -282,14 +271,21 @@ interface PaymentRow {
 }
 
 /** Locks and reads the payment row an event is about. */
-async function lockPayment(tx: Prisma.TransactionClient, where: Prisma.Sql): Promise<PaymentRow | undefined> {
-  const rows = await tx.$queryRaw<PaymentRow[]>`
-    SELECT id, order_id AS "orderId", status, amount_minor AS "amountMinor", currency,
-           provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion"
+const PAYMENT_COLUMNS = Prisma.sql`
+  id, order_id AS "orderId", status, amount_minor AS "amountMinor", currency,
+  provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion"`;
+
+async function lockPayment(
+  tx: Queryable,
+  where: Prisma.Sql,
+  order: Prisma.Sql = Prisma.sql`created_at DESC`,
+): Promise<PaymentRow | undefined> {
+  const rows = await tx.query<PaymentRow>(Prisma.sql`
+    SELECT ${PAYMENT_COLUMNS}
     FROM payments WHERE ${where}
-    ORDER BY created_at DESC
+    ORDER BY ${order}
     LIMIT 1
-    FOR NO KEY UPDATE`;
+    FOR NO KEY UPDATE`);
   return rows[0];
 }
 
@@ -307,6 +303,8 @@ export function createPaymentEventProcessor({
   clock = () => new Date(),
   adoptAfterMs = ADOPT_UNKNOWN_PAYMENT_AFTER_MS,
 }: PaymentEventProcessorDeps) {
+  const sql = sqlOf(db);
+
   /**
    * The store's payment the event is about: by the provider's id; else one of the order's payments
    * of that method still without one (a widget or hosted page payment is first known by its
@@ -314,45 +312,39 @@ export function createPaymentEventProcessor({
    * payment the store never started (the widget retried inside its frame).
    */
   async function paymentFor(
-    tx: Prisma.TransactionClient,
+    tx: Queryable,
     provider: string,
     event: StoredEvent,
     receivedAt: Date,
   ): Promise<PaymentRow> {
-    const known = await lockPayment(
-      tx,
-      Prisma.sql`provider = ${provider} AND provider_payment_id = ${event.providerPaymentId}`,
-    );
-    if (known) return known;
     const method = METHOD_OF[event.method];
+    // Known by the provider's id first, else one of the order's payments of the method still waiting
+    // for its id: one locked read.
+    const found = await lockPayment(
+      tx,
+      Prisma.sql`(provider = ${provider} AND provider_payment_id = ${event.providerPaymentId})
+        OR (order_id = ${event.orderId}::uuid AND provider = ${provider} AND method = ${method}::payment_method
+            AND provider_payment_id IS NULL AND status = 'INIT')`,
+      Prisma.sql`provider_payment_id IS NULL, created_at DESC`,
+    );
+    if (found?.providerPaymentId === event.providerPaymentId) return found;
     const startedByStore = method === 'CARD' || method === 'QR' || method === 'UPI';
     if (startedByStore && clock().getTime() - receivedAt.getTime() < adoptAfterMs) {
       throw new PaymentNotYetKnownError(event.providerPaymentId);
     }
-    const waiting = await lockPayment(
-      tx,
-      Prisma.sql`order_id = ${event.orderId}::uuid AND provider = ${provider} AND method = ${method}::payment_method
-        AND provider_payment_id IS NULL AND status = 'INIT'`,
-    );
-    if (waiting) {
-      await tx.payment.update({ where: { id: waiting.id }, data: { providerPaymentId: event.providerPaymentId } });
-      return { ...waiting, providerPaymentId: event.providerPaymentId };
-    }
-    const created = await tx.payment.create({
-      data: {
-        orderId: event.orderId,
-        provider,
-        method,
-        amountMinor: event.amountMinor,
-        currency: event.currency,
-        providerPaymentId: event.providerPaymentId,
-      },
-    });
-    return { ...created, providerVersion: 0 };
+    const waiting = found;
+    // Adopted: its provider id (still null here) is written with the event's update of the payment.
+    if (waiting) return waiting;
+    const [created] = await tx.query<PaymentRow>(Prisma.sql`
+      INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, provider_payment_id, updated_at)
+      VALUES (${randomUUID()}::uuid, ${event.orderId}::uuid, ${provider}, ${method}::payment_method,
+              ${event.amountMinor}, ${event.currency}, ${event.providerPaymentId}, now())
+      RETURNING ${PAYMENT_COLUMNS}`);
+    return created as PaymentRow;
   }
 
   async function apply(
-    tx: Prisma.TransactionClient,
+    tx: Queryable,
     row: { id: string; provider: string; receivedAt: Date; orderId: string | null },
     event: StoredEvent,
   ): Promise<ProcessResult & { emailId: string | null }> {
@@ -363,22 +355,30 @@ export function createPaymentEventProcessor({
     if (!order) return { outcome: 'order_mismatch', ...none };
     const payment = await paymentFor(tx, row.provider, event, row.receivedAt);
     const base = { orderId: order.id, paymentId: payment.id, emailId: null };
-    if (payment.orderId !== order.id || event.orderId !== order.id) return { outcome: 'order_mismatch', ...base };
+    // A payment adopted just now belongs to the provider's payment from here on, applied or not.
+    const setAside = async (outcome: EventOutcome) => {
+      if (payment.providerPaymentId === null) {
+        await tx.execute(Prisma.sql`
+          UPDATE payments SET provider_payment_id = ${event.providerPaymentId}, updated_at = now()
+          WHERE id = ${payment.id}::uuid`);
+      }
+      return { outcome, ...base };
+    };
+    if (payment.orderId !== order.id || event.orderId !== order.id) return setAside('order_mismatch');
     if (payment.amountMinor !== event.amountMinor || payment.currency !== event.currency) {
-      return { outcome: 'amount_mismatch', ...base };
+      return setAside('amount_mismatch');
     }
-    if (event.version <= payment.providerVersion) return { outcome: 'stale', ...base };
+    if (event.version <= payment.providerVersion) return setAside('stale');
 
     const status = STATUS_OF[event.status];
-    await tx.payment.update({
-      where: { id: payment.id },
-      data: {
-        status,
-        providerVersion: event.version,
-        failureReason: event.failureReason,
-        ...(event.card ? { cardBrand: event.card.brand, cardLast4: event.card.last4 } : {}),
-      },
-    });
+    await tx.execute(Prisma.sql`
+      UPDATE payments SET status = ${status}::payment_status, provider_version = ${event.version},
+        failure_reason = ${event.failureReason},
+        provider_payment_id = ${event.providerPaymentId},
+        card_brand = COALESCE(${event.card?.brand ?? null}, card_brand),
+        card_last4 = COALESCE(${event.card?.last4 ?? null}, card_last4),
+        updated_at = now()
+      WHERE id = ${payment.id}::uuid`);
 
     if (status === 'SUCCEEDED' && payment.status !== 'SUCCEEDED' && payment.status !== 'REFUNDED') {
       // The order is locked above and the payment checked to be its own.
@@ -395,10 +395,10 @@ export function createPaymentEventProcessor({
     }
     if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
       // Another payment of the order that succeeded or is still deciding keeps the order open.
-      const others = await tx.payment.count({
-        where: { orderId: order.id, id: { not: payment.id }, status: { in: ['SUCCEEDED', 'PENDING'] } },
-      });
-      if (others === 0) {
+      const [others] = await tx.query<{ count: number }>(Prisma.sql`
+        SELECT COUNT(*)::int AS count FROM payments
+        WHERE order_id = ${order.id}::uuid AND id <> ${payment.id}::uuid AND status IN ('SUCCEEDED', 'PENDING')`);
+      if (others?.count === 0) {
         await transitionOrders(tx, [order.id], 'FAILED');
         return { outcome: 'order_failed', ...base };
       }
@@ -438,22 +438,20 @@ export function createPaymentEventProcessor({
      */
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
-        const { emailId, ...result } = await db.$transaction(async (tx) => {
-          const rows = await tx.$queryRaw<
-            Array<{
-              id: string;
-              provider: string;
-              payload: unknown;
-              orderId: string | null;
-              receivedAt: Date;
-              processedAt: Date | null;
-              outcome: string | null;
-            }>
-          >`
+        const { emailId, ...result } = await sql.transaction(async (tx) => {
+          const rows = await tx.query<{
+            id: string;
+            provider: string;
+            payload: unknown;
+            orderId: string | null;
+            receivedAt: Date;
+            processedAt: Date | null;
+            outcome: string | null;
+          }>(Prisma.sql`
               SELECT id, provider, payload, order_id AS "orderId", received_at AS "receivedAt",
                      processed_at AS "processedAt", outcome
               FROM payment_events WHERE id = ${eventId}::uuid
-              FOR UPDATE`;
+              FOR UPDATE`);
           const row = rows[0];
           if (!row) throw new Error(`payment event ${eventId} does not exist`);
           if (row.processedAt) {
@@ -461,18 +459,12 @@ export function createPaymentEventProcessor({
           }
           const event = StoredEventSchema.parse(row.payload);
           const applied = await apply(tx, row, event);
-          await tx.paymentEvent.update({
-            where: { id: eventId },
-            data: {
-              processedAt: clock(),
-              outcome: applied.outcome,
-              paymentId: applied.paymentId,
-              attempts: { increment: 1 },
-              lastError: null,
-            },
-          });
+          await tx.execute(Prisma.sql`
+            UPDATE payment_events SET processed_at = ${clock()}, outcome = ${applied.outcome},
+              payment_id = ${applied.paymentId}::uuid, attempts = attempts + 1, last_error = NULL
+            WHERE id = ${eventId}::uuid`);
           return applied;
-        }, ORDER_TX_OPTIONS);
+        });
         if (result.outcome !== 'already_processed') {
           logger.info({ eventId, ...result }, 'payment event applied');
         }

@@ -13,15 +13,14 @@ import {
   type SbpPaymentResponse,
   type UpiPaymentResponse,
 } from '@store/contract';
-import type { Order, PaymentMethod, PrismaClient } from '@store/db';
+import { type PaymentMethod, Prisma, type PrismaClient, sqlOf } from '@store/db';
 import { orderNumber } from '../mail/templates.ts';
 import type { OrderService } from '../orders/order-service.ts';
-import { lockOrder } from '../orders/order-sql.ts';
+import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay } from '../shared/money.ts';
-import { ORDER_TX_OPTIONS } from '../shared/transactions.ts';
 import type { PaymentReconciler } from './payment-reconcile.ts';
 import type { PaymentProvider, ReceiptItem } from './provider.ts';
 
@@ -127,6 +126,7 @@ export function createPaymentService({
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentServiceDeps) {
+  const sql = sqlOf(db);
   const storeOrigin = new URL(publicUrl).origin;
   const returnUrl = (orderId: string) => {
     const url = new URL('/', publicUrl);
@@ -139,7 +139,7 @@ export function createPaymentService({
     return new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, message);
   }
 
-  function assertPayable(order: Order) {
+  function assertPayable(order: LockedOrder) {
     const expired = order.expiresAt !== null && order.expiresAt <= clock();
     if (!UNPAID_STATUSES.includes(order.status) || expired || order.totalMinor <= 0) throw notPayable();
   }
@@ -156,9 +156,9 @@ export function createPaymentService({
       value?: number | undefined;
       token?: string | undefined;
     },
-  ): Promise<Order> {
+  ): Promise<LockedOrder> {
     if (input.orderId) {
-      const order = await db.order.findFirst({ where: { id: input.orderId, userId } });
+      const order = await readOrder(input.orderId, userId);
       if (!order) throw new NotFoundError('Order');
       const kind = order.type === 'BALANCE' ? 'balance' : order.type === 'PURCHASE' ? 'purchase' : 'spending';
       if (kind === 'spending' || (input.type && input.type !== kind)) {
@@ -172,7 +172,9 @@ export function createPaymentService({
     const type = input.type ?? 'purchase';
     if (type === 'balance' && input.value !== undefined) {
       const created = await orders.createOrder(userId, { type: 'balance', replenishmentValue: input.value });
-      return db.order.findUniqueOrThrow({ where: { id: created.order_id } });
+      const order = await readOrder(created.order_id, userId);
+      if (!order) throw new NotFoundError('Order');
+      return order;
     }
     const order = await orders.findPayableOrder(userId, type);
     if (!order) {
@@ -186,6 +188,14 @@ export function createPaymentService({
     return order;
   }
 
+  /** The customer's order by id; someone else's is not found. */
+  async function readOrder(orderId: string, userId: string): Promise<LockedOrder | undefined> {
+    const [order] = await sql.query<LockedOrder>(
+      Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`,
+    );
+    return order;
+  }
+
   async function isKnownAttempt(orderId: string, token: string): Promise<boolean> {
     const ids = ATTEMPT_METHODS.map((method) => attemptPaymentId(orderId, method, token));
     return (await db.payment.count({ where: { id: { in: ids }, orderId } })) > 0;
@@ -196,38 +206,29 @@ export function createPaymentService({
    * a token, the same attempt again finds its record; a card attempt of an order whose previous one
    * still waits for the provider is refused, so that a callback finds the one it belongs to.
    */
-  async function openPayment(order: Order, method: PaymentMethod, token?: string): Promise<string> {
+  async function openPayment(order: LockedOrder, method: PaymentMethod, token?: string): Promise<string> {
     const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
-    return db.$transaction(async (tx) => {
+    return sql.transaction(async (tx) => {
       const locked = await lockOrder(tx, order.id);
-      const existing = await tx.payment.findUnique({ where: { id }, select: { id: true } });
-      if (existing) return existing.id;
+      if (token) {
+        const [existing] = await tx.query<{ id: string }>(Prisma.sql`SELECT id FROM payments WHERE id = ${id}::uuid`);
+        if (existing) return existing.id;
+      }
       if (!locked || !UNPAID_STATUSES.includes(locked.status)) throw notPayable();
       if (method === 'CARD') {
-        const inFlight = await tx.payment.count({
-          where: {
-            orderId: order.id,
-            method: 'CARD',
-            status: 'INIT',
-            providerPaymentId: null,
-            createdAt: { gt: new Date(clock().getTime() - CARD_ATTEMPT_WINDOW_MS) },
-          },
-        });
-        if (inFlight > 0) throw new ConflictError('A card payment of this order is already under way.');
+        const [inFlight] = await tx.query<{ count: number }>(Prisma.sql`
+          SELECT COUNT(*)::int AS count FROM payments
+          WHERE order_id = ${order.id}::uuid AND method = 'CARD' AND status = 'INIT' AND provider_payment_id IS NULL
+            AND created_at > ${new Date(clock().getTime() - CARD_ATTEMPT_WINDOW_MS)}`);
+        if ((inFlight?.count ?? 0) > 0) throw new ConflictError('A card payment of this order is already under way.');
       }
-      await tx.payment.create({
-        data: {
-          id,
-          orderId: order.id,
-          provider: provider.name,
-          method,
-          amountMinor: locked.totalMinor,
-          currency: locked.currency,
-        },
-      });
+      await tx.execute(Prisma.sql`
+        INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
+        VALUES (${id}::uuid, ${order.id}::uuid, ${provider.name}, ${method}::payment_method, ${locked.totalMinor},
+                ${locked.currency}, now())`);
       await transitionOrders(tx, [order.id], 'PENDING');
       return id;
-    }, ORDER_TX_OPTIONS);
+    });
   }
 
   /** The provider's id of an attempt, once it answered. A callback that came first may have written it. */
@@ -263,12 +264,22 @@ export function createPaymentService({
     }
   }
 
-  async function widgetPayment(userId: string, order: Order, token?: string): Promise<PaymentResponse> {
+  async function widgetPayment(userId: string, order: LockedOrder, token?: string): Promise<PaymentResponse> {
     const paymentId = await openPayment(order, 'WIDGET', token);
-    const [customer, lines] = await Promise.all([
-      db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } }),
-      db.orderLine.findMany({ where: { orderId: order.id }, orderBy: [{ productId: 'asc' }, { id: 'asc' }] }),
-    ]);
+    // The customer's email and the order's lines (for the receipt items) in one read.
+    const [customer] = await sql.query<{
+      email: string;
+      lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
+    }>(Prisma.sql`
+      SELECT u.email,
+             (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
+                                                'unitPriceMinor', ol.unit_price_minor,
+                                                'discountMinor', ol.discount_minor)
+                              ORDER BY ol.product_id, ol.id)
+              FROM order_lines ol WHERE ol.order_id = ${order.id}::uuid) AS lines
+      FROM users u WHERE u.id = ${userId}::uuid`);
+    if (!customer) throw new NotFoundError('User');
+    const lines = customer.lines ?? [];
     const what = description(order.id);
     const widget = await provider.createPayment({
       method: 'widget',
@@ -294,7 +305,7 @@ export function createPaymentService({
   }
 
   async function cardPayment(
-    order: Order,
+    order: LockedOrder,
     body: PaymentBody & { card_number: string; month: number; year: number; cvc: string },
     browser: BrowserContext,
   ): Promise<PaymentResponse> {
@@ -346,7 +357,11 @@ export function createPaymentService({
     }
   }
 
-  async function qrPayment(order: Order, scheme: 'pix' | 'sbp', payer?: { personalId?: string; firstName?: string }) {
+  async function qrPayment(
+    order: LockedOrder,
+    scheme: 'pix' | 'sbp',
+    payer?: { personalId?: string; firstName?: string },
+  ) {
     const paymentId = await openPayment(order, 'QR');
     const qr = await refusedAttempt(paymentId, () =>
       provider.createPayment({

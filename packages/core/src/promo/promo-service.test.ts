@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { createCodeCipher, devCodeKey, type Prisma } from '@store/db';
+import { createCodeCipher, devCodeKey, type Prisma, prismaQueryable } from '@store/db';
 import { seedDemo } from '@store/db/seed';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ function placeOrder(userId: string, code: string, lines: PromoLine[]) {
       const order = await tx.order.create({
         data: { userId, type: 'PURCHASE', subtotalMinor: subtotal(lines), totalMinor: subtotal(lines) },
       });
-      const discount = await promo.redeemPromoCode(tx, { code, userId, orderId: order.id, lines });
+      const discount = await promo.redeemPromoCode(prismaQueryable(tx), { code, userId, orderId: order.id, lines });
       await tx.order.update({
         where: { id: order.id },
         data: {
@@ -113,7 +113,12 @@ describe('redeemPromoCode', () => {
       const order = await tx.order.create({
         data: { userId: customer.id, type: 'PURCHASE', subtotalMinor: 100, totalMinor: 100 },
       });
-      return late.redeemPromoCode(tx, { code, userId: customer.id, orderId: order.id, lines: [xboxLine] });
+      return late.redeemPromoCode(prismaQueryable(tx), {
+        code,
+        userId: customer.id,
+        orderId: order.id,
+        lines: [xboxLine],
+      });
     });
     expect(await refusalOf(attempt)).toBe('expired');
     expect(await refusalOf(placeOrder(customer.id, 'NOSUCHCODE', [xboxLine]))).toBe('unknown');

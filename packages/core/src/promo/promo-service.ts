@@ -1,8 +1,8 @@
 import { ErrorKeys, type PromoRefusal, type PromoResult, promoDiscountMinor, STORE_CURRENCY } from '@store/contract';
-import { Prisma, type PrismaClient } from '@store/db';
+import { isUniqueViolation, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
-import { lockPromoCode } from './promo-sql.ts';
+import { type PromoRule, readPromoRule } from './promo-sql.ts';
 
 const REFUSAL_MESSAGES: Record<PromoRefusal, string> = {
   unknown: 'There is no such promo code.',
@@ -92,7 +92,10 @@ const PROMO_INCLUDE = {
 type PromoWithScope = Prisma.PromoCodeGetPayload<{ include: typeof PROMO_INCLUDE }>;
 
 /** The rule a code breaks at `now` on its own, before the customer and the basket are looked at. */
-function codeStatus(promo: PromoWithScope, now: Date): PromoCodeView['status'] {
+function codeStatus(
+  promo: Pick<PromoRule, 'isActive' | 'validFrom' | 'validUntil' | 'maxUses' | 'usedCount'>,
+  now: Date,
+): PromoCodeView['status'] {
   if (!promo.isActive) return 'inactive';
   if (promo.validFrom && now < promo.validFrom) return 'not_yet_valid';
   if (promo.validUntil && now >= promo.validUntil) return 'expired';
@@ -108,25 +111,18 @@ function codeStatus(promo: PromoWithScope, now: Date): PromoCodeView['status'] {
  * exactly one order.
  */
 export function createPromoService({ db, clock = () => new Date() }: PromoServiceDeps) {
+  const sql = sqlOf(db);
+
   async function findPromo(tx: Prisma.TransactionClient, code: string): Promise<PromoWithScope | null> {
     return tx.promoCode.findUnique({ where: { code: normalizePromoCode(code) }, include: PROMO_INCLUDE });
   }
 
-  /** Applies every rule; answers the discount on `lines` or throws the refusal. */
-  async function evaluate(
-    tx: Prisma.TransactionClient,
-    promo: PromoWithScope | null,
-    userId: string,
-    lines: PromoLine[],
-  ): Promise<PromoDiscount> {
+  /** Applies every rule to the code as read for `userId`; answers the discount on `lines` or throws the refusal. */
+  async function evaluate(tx: Queryable, promo: PromoRule | undefined, lines: PromoLine[]): Promise<PromoDiscount> {
     if (!promo) throw new PromoCodeRefusedError('unknown');
     const status = codeStatus(promo, clock());
     if (status !== 'usable') throw new PromoCodeRefusedError(status);
-    const used = await tx.promoRedemption.findUnique({
-      where: { promoCodeId_userId: { promoCodeId: promo.id, userId } },
-      select: { id: true },
-    });
-    if (used) throw new PromoCodeRefusedError('already_used');
+    if (promo.usedByCustomer) throw new PromoCodeRefusedError('already_used');
     if (lines.length === 0) throw new PromoCodeRefusedError('empty_basket');
 
     const appliesTo = await linesInScope(tx, promo, lines);
@@ -141,15 +137,17 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
     };
   }
 
-  async function linesInScope(tx: Prisma.TransactionClient, promo: PromoWithScope, lines: PromoLine[]) {
+  async function linesInScope(tx: Queryable, promo: PromoRule, lines: PromoLine[]) {
     const ids = lines.map((line) => line.id);
-    if (promo.categories.length === 0 && promo.products.length === 0) return ids;
-    const products = new Set(promo.products.map((scope) => scope.productId));
-    const categories = new Set(promo.categories.map((scope) => scope.categoryId));
+    if (promo.categoryIds.length === 0 && promo.productIds.length === 0) return ids;
+    const products = new Set(promo.productIds);
+    const categories = new Set(promo.categoryIds);
     const categoryOf = new Map(
-      (await tx.product.findMany({ where: { id: { in: ids } }, select: { id: true, categoryId: true } })).map(
-        (product) => [product.id, product.categoryId],
-      ),
+      (
+        await tx.query<{ id: number; categoryId: number }>(
+          Prisma.sql`SELECT id, category_id AS "categoryId" FROM products WHERE id = ANY(${ids}::int[])`,
+        )
+      ).map((product) => [product.id, product.categoryId]),
     );
     return ids.filter((id) => products.has(id) || categories.has(categoryOf.get(id) ?? -1));
   }
@@ -186,7 +184,7 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
         price_minor: product.priceMinor,
         quantity,
       }));
-      const discount = await evaluate(db, await findPromo(db, code), userId, lines);
+      const discount = await evaluate(sql, await readPromoRule(sql, normalizePromoCode(code), userId), lines);
       const withDiscount = discount.subtotalMinor - discount.discountMinor;
       return {
         code: discount.code,
@@ -207,14 +205,23 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
      * last use of a code queue on the lock; the ones after the first find it used up. Throws
      * PromoCodeRefusedError, which rolls the order back with it.
      */
-    async redeemPromoCode(tx: Prisma.TransactionClient, input: RedeemPromoCodeInput): Promise<PromoDiscount> {
-      const id = await lockPromoCode(tx, normalizePromoCode(input.code));
-      const promo = id === undefined ? null : await tx.promoCode.findUnique({ where: { id }, include: PROMO_INCLUDE });
-      const discount = await evaluate(tx, promo, input.userId, input.lines);
-      await tx.promoRedemption.create({
-        data: { promoCodeId: discount.promoCodeId, userId: input.userId, orderId: input.orderId },
-      });
-      await tx.promoCode.update({ where: { id: discount.promoCodeId }, data: { usedCount: { increment: 1 } } });
+    async redeemPromoCode(tx: Queryable, input: RedeemPromoCodeInput): Promise<PromoDiscount> {
+      const promo = await readPromoRule(tx, normalizePromoCode(input.code), input.userId, { lock: true });
+      const discount = await evaluate(tx, promo, input.lines);
+      try {
+        await tx.execute(Prisma.sql`
+          WITH used AS (
+            INSERT INTO promo_redemptions (id, promo_code_id, user_id, order_id)
+            VALUES (gen_random_uuid(), ${discount.promoCodeId}, ${input.userId}::uuid, ${input.orderId}::uuid)
+            RETURNING promo_code_id
+          )
+          UPDATE promo_codes SET used_count = used_count + 1 WHERE id = (SELECT promo_code_id FROM used)`);
+      } catch (error) {
+        // The customer's other order redeemed it while this one waited for the code's lock (the
+        // rule was read before that order committed): one use per customer, by the unique index.
+        if (isUniqueViolation(error)) throw new PromoCodeRefusedError('already_used');
+        throw error;
+      }
       return discount;
     },
 

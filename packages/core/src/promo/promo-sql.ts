@@ -1,11 +1,44 @@
-import type { Prisma } from '@store/db';
+import { Prisma, type Queryable } from '@store/db';
+
+/** Raw SQL of promo codes: a code with its scope and the customer's use of it, locked when asked. */
+
+/** A promo code as its rules need it. */
+export interface PromoRule {
+  id: number;
+  code: string;
+  discountPercent: number;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  maxUses: number | null;
+  usedCount: number;
+  isActive: boolean;
+  /** The scope: categories and products; both empty is the whole basket. */
+  categoryIds: number[];
+  productIds: number[];
+  /** The customer has redeemed it already. */
+  usedByCustomer: boolean;
+}
 
 /**
- * Takes the promo code's row until the transaction ends (Prisma has no SELECT ... FOR UPDATE):
- * redemptions of one code run one after another, each seeing the uses counted before it.
- * Undefined when there is no such code.
+ * The code (normalised) with its scope, and whether `userId` used it, in one statement. `lock` takes
+ * the code's row until the transaction ends: redemptions of one code run one after another, each
+ * seeing the uses counted before it. Undefined when there is no such code.
  */
-export async function lockPromoCode(tx: Prisma.TransactionClient, code: string): Promise<number | undefined> {
-  const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM promo_codes WHERE code = ${code} FOR UPDATE`;
-  return rows[0]?.id;
+export async function readPromoRule(
+  tx: Queryable,
+  code: string,
+  userId: string,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<PromoRule | undefined> {
+  const rows = await tx.query<PromoRule>(Prisma.sql`
+    SELECT pc.id, pc.code, pc.discount_percent AS "discountPercent", pc.valid_from AS "validFrom",
+           pc.valid_until AS "validUntil", pc.max_uses AS "maxUses", pc.used_count AS "usedCount",
+           pc.is_active AS "isActive",
+           ARRAY(SELECT category_id FROM promo_code_categories WHERE promo_code_id = pc.id) AS "categoryIds",
+           ARRAY(SELECT product_id FROM promo_code_products WHERE promo_code_id = pc.id) AS "productIds",
+           EXISTS (SELECT 1 FROM promo_redemptions r WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid)
+             AS "usedByCustomer"
+    FROM promo_codes pc WHERE pc.code = ${code}
+    ${lock ? Prisma.sql`FOR UPDATE OF pc` : Prisma.empty}`);
+  return rows[0];
 }
