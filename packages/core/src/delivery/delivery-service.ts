@@ -4,7 +4,7 @@ import {
   type PurchasedProduct,
   type PurchasedSearchResponse,
 } from '@store/contract';
-import { type CodeCipher, type OrderStatus, Prisma, type PrismaClient } from '@store/db';
+import { type CodeCipher, type OrderStatus, type OrderType, Prisma, type PrismaClient, sqlOf } from '@store/db';
 import { COMPLETED_STATUSES, statusName, typeName } from '../orders/order-state.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
@@ -52,13 +52,15 @@ export interface DeliveryServiceDeps {
  * owner, and each one shown is recorded in `code_reveals` with the customer, the address and the call.
  */
 export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
+  const sql = sqlOf(db);
+
   /**
    * The lines matching `where`, in `orderBy`'s order, in one query: the product, its category and
    * country, and its activation instructions in the customer's language where it has them. The
    * confirmation page is read right after every payment, so this replaces what were six queries.
    */
   function readLines(where: Prisma.Sql, orderBy: Prisma.Sql): Promise<LineRow[]> {
-    return db.$queryRaw<LineRow[]>`
+    return sql.query<LineRow>(Prisma.sql`
       SELECT ol.id, ol.order_id AS "orderId", ol.product_id AS "productId", ol.product_name AS "productName",
              ol.quantity, ol.unit_price_minor AS "unitPriceMinor", o.paid_at AS "paidAt", o.currency,
              c.slug AS "categorySlug", co.icon AS "countryIcon", p.cover_path AS "coverPath",
@@ -72,28 +74,24 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
       JOIN countries co ON co.id = p.country_id
       LEFT JOIN product_translations t ON t.product_id = ol.product_id AND t.locale = u.locale
       WHERE ${where}
-      ORDER BY ${orderBy}`;
+      ORDER BY ${orderBy}`);
   }
 
   async function reveal(userId: string, lines: LineRow[], context: RevealContext): Promise<PurchasedProduct[]> {
+    // The codes and the record of their reveal, in one statement.
     const codes: CodeRow[] =
       lines.length === 0
         ? []
-        : await db.productCode.findMany({
-            where: { orderLineId: { in: lines.map((line) => line.id) } },
-            select: { id: true, orderLineId: true, ciphertext: true },
-            orderBy: [{ soldAt: 'asc' }, { id: 'asc' }],
-          });
-    if (codes.length > 0) {
-      await db.codeReveal.createMany({
-        data: codes.map((code) => ({
-          userId,
-          codeId: code.id,
-          ip: context.ip?.slice(0, 64) ?? null,
-          route: context.route,
-        })),
-      });
-    }
+        : await sql.query<CodeRow>(Prisma.sql`
+            WITH codes AS (
+              SELECT id, order_line_id, ciphertext, sold_at FROM product_codes
+              WHERE order_line_id = ANY(${lines.map((line) => line.id)}::uuid[])
+            ), revealed AS (
+              INSERT INTO code_reveals (id, user_id, code_id, ip, route)
+              SELECT gen_random_uuid(), ${userId}::uuid, id, ${context.ip?.slice(0, 64) ?? null}, ${context.route}
+              FROM codes
+            )
+            SELECT id, order_line_id AS "orderLineId", ciphertext FROM codes ORDER BY sold_at, id`);
     const codesOf = new Map<string, CodeRow[]>();
     for (const code of codes) {
       if (code.orderLineId) codesOf.set(code.orderLineId, [...(codesOf.get(code.orderLineId) ?? []), code]);
@@ -127,19 +125,19 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
      * and their codes once it is fulfilled.
      */
     async getOrderDelivery(userId: string, orderId: string, context: RevealContext): Promise<OrderDelivery> {
-      const order = await db.order.findFirst({
-        where: { id: orderId, userId },
-        select: {
-          id: true,
-          type: true,
-          status: true,
-          totalMinor: true,
-          refundedMinor: true,
-          currency: true,
-          createdAt: true,
-          paidAt: true,
-        },
-      });
+      const [order] = await sql.query<{
+        id: string;
+        type: OrderType;
+        status: OrderStatus;
+        totalMinor: number;
+        refundedMinor: number;
+        currency: string;
+        createdAt: Date;
+        paidAt: Date | null;
+      }>(Prisma.sql`
+        SELECT id, type, status, total_minor AS "totalMinor", refunded_minor AS "refundedMinor", currency,
+               created_at AS "createdAt", paid_at AS "paidAt"
+        FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`);
       if (!order) throw new NotFoundError('Order');
       const lines = await readLines(Prisma.sql`ol.order_id = ${orderId}::uuid`, Prisma.sql`ol.product_id, ol.id`);
       return {
