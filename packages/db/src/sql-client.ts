@@ -26,14 +26,34 @@ export interface SqlClient extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
 }
 
-/** The SQL client of a node-postgres pool: the same pool Prisma's adapter uses. */
+/**
+ * At most this many distinct statements are prepared on each connection. The statements come from
+ * the code's templates, so there are a few dozen; past the bound (a template that makes a new text
+ * per call would be a bug) statements run unprepared rather than fill the server's memory.
+ */
+const PREPARED_MAX = 500;
+
+/**
+ * The SQL client of a node-postgres pool: the same pool Prisma's adapter uses. Every statement is a
+ * named prepared statement, parsed and planned once per connection rather than on every call.
+ */
 export function pgSqlClient(pool: pg.Pool): SqlClient {
+  const names = new Map<string, string>();
+  const prepared = (statement: Prisma.Sql): pg.QueryConfig => {
+    const { text, values } = statement;
+    let name = names.get(text);
+    if (name === undefined && names.size < PREPARED_MAX) {
+      name = `store_${names.size}`;
+      names.set(text, name);
+    }
+    return name === undefined ? { text, values } : { name, text, values };
+  };
   const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(statement: Prisma.Sql) {
-      return (await client.query(statement.text, statement.values)).rows as T[];
+      return (await client.query(prepared(statement))).rows as T[];
     },
     async execute(statement: Prisma.Sql) {
-      return (await client.query(statement.text, statement.values)).rowCount ?? 0;
+      return (await client.query(prepared(statement))).rowCount ?? 0;
     },
   });
   return {
