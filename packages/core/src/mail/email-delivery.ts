@@ -1,5 +1,5 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
-import type { Prisma, PrismaClient } from '@store/db';
+import { type EmailStatus, Prisma, type PrismaClient, sqlOf } from '@store/db';
 import type { JobContext } from '../queue/job-handlers.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -92,13 +92,23 @@ export function withoutLink(data: unknown): Prisma.InputJsonObject {
  */
 export function createEmailDelivery({ db, mailer, logger, now = () => new Date() }: EmailDeliveryDeps) {
   const leaseMs = mailer.sendDeadlineMs * LEASE_PER_SEND_DEADLINE;
+  const sql = sqlOf(db);
 
-  async function finish(row: ClaimedRow, data: Prisma.OutboundEmailUpdateInput) {
-    const done = data.status === 'SENT' || data.status === 'FAILED';
-    await db.outboundEmail.update({
-      where: { id: row.id },
-      data: { ...data, ...(done ? { data: withoutLink(row.data) } : {}), lockedUntil: null },
-    });
+  /** Ends the run's lease, writing what changed; a row SENT or FAILED loses its link. */
+  async function finish(
+    row: ClaimedRow,
+    change: { status?: EmailStatus; lastError?: string; attempts?: number; sentAt?: Date },
+  ) {
+    const done = change.status === 'SENT' || change.status === 'FAILED';
+    await sql.execute(Prisma.sql`
+      UPDATE outbound_emails SET
+        status = COALESCE(${change.status ?? null}::email_status, status),
+        last_error = COALESCE(${change.lastError ?? null}::text, last_error),
+        attempts = COALESCE(${change.attempts ?? null}::int, attempts),
+        sent_at = COALESCE(${change.sentAt ?? null}::timestamptz, sent_at),
+        data = COALESCE(${done ? JSON.stringify(withoutLink(row.data)) : null}::jsonb, data),
+        locked_until = NULL
+      WHERE id = ${row.id}::uuid`);
   }
 
   /** Gives up before sending: the claim counted an attempt that was never made. */
@@ -111,13 +121,15 @@ export function createEmailDelivery({ db, mailer, logger, now = () => new Date()
   /** Takes the row for this run, or says why not. */
   async function claim(emailId: string): Promise<ClaimedRow | DeliveryResult | 'busy'> {
     // The database's clock sets and reads every lease, so workers whose clocks differ still agree.
-    const claimed = await db.$queryRaw<ClaimedRow[]>`
+    const claimed = await sql.query<ClaimedRow>(Prisma.sql`
       UPDATE outbound_emails
       SET locked_until = now() + ${leaseMs}::int * interval '1 millisecond', attempts = attempts + 1
       WHERE id = ${emailId}::uuid AND status = 'PENDING' AND (locked_until IS NULL OR locked_until < now())
-      RETURNING id, to_address, template, locale, data, attempts, created_at`;
+      RETURNING id, to_address, template, locale, data, attempts, created_at`);
     if (claimed[0]) return claimed[0];
-    const row = await db.outboundEmail.findUnique({ where: { id: emailId }, select: { status: true } });
+    const [row] = await sql.query<{ status: EmailStatus }>(
+      Prisma.sql`SELECT status FROM outbound_emails WHERE id = ${emailId}::uuid`,
+    );
     if (!row) return { outcome: 'missing' };
     if (row.status !== 'PENDING') return { outcome: 'skipped', status: row.status };
     return 'busy';
