@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
-import { createCodeCipher, type OrderStatus, sqlOf } from '@store/db';
+import { createCodeCipher, type OrderStatus, Prisma, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
@@ -210,6 +210,60 @@ describe('createOrder: a purchase from the server basket', () => {
     expect(created).toMatchObject({ total_minor: 0, status: 'fulfilled' });
     expect(await soldCodes(created.order_id)).toHaveLength(1);
     expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('completes at once a basket whose products cost nothing, without a promo code', async () => {
+    const { user } = await customerWithBasket({ priceMinor: 0, quantity: 2 });
+    const created = await orders.createOrder(user.id, { type: 'purchase' });
+    expect(created).toMatchObject({ total_minor: 0, status: 'fulfilled' });
+    expect(await soldCodes(created.order_id)).toHaveLength(2);
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(1);
+    expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('makes the order of one whole basket while a flush of the basket holds its lock', async () => {
+    const { user, product } = await customerWithBasket({ quantity: 1 });
+    const other = await createProduct();
+    // A flush of the basket in progress: it holds the customer's row, as the basket's writes do.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const flush = sqlOf(db()).transaction(async (tx) => {
+      await tx.query(Prisma.sql`SELECT 1 FROM users WHERE id = ${user.id}::uuid FOR NO KEY UPDATE`);
+      await tx.execute(Prisma.sql`
+        UPDATE basket_lines SET quantity = 3 WHERE user_id = ${user.id}::uuid AND product_id = ${product.id}`);
+      await tx.execute(Prisma.sql`
+        INSERT INTO basket_lines (user_id, product_id, quantity, position, updated_at)
+        VALUES (${user.id}::uuid, ${other.product.id}, 1, 2, now())`);
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const creating = orders.createOrder(user.id, { type: 'purchase' });
+    // The order waits for the lock, then is made of one whole basket: the one before the flush
+    // (PostgreSQL: the statement's snapshot) or the one after it (PGlite runs one transaction at a
+    // time), never a mix of the two.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await flush;
+    const created = await creating;
+    const lines = await db().orderLine.findMany({
+      where: { orderId: created.order_id },
+      orderBy: { productId: 'asc' },
+    });
+    const bought = lines.map((line) => [line.productId, line.quantity]);
+    const before = [[product.id, 1]];
+    const after = [
+      [product.id, 3],
+      [other.product.id, 1],
+    ];
+    expect([before, after]).toContainEqual(bought);
+    expect(created.total_minor).toBe(lines.reduce((sum, line) => sum + line.unitPriceMinor * line.quantity, 0));
   });
 
   it('reads the type from the body and ?type=spending, and refuses what does not fit', async () => {

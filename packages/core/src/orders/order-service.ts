@@ -47,6 +47,15 @@ export interface CreateOrderInput {
   replenishmentValue?: number | undefined;
 }
 
+/** A line of the customer's basket as an order is made of it. */
+interface BasketLineRow {
+  id: number;
+  name: string;
+  price_minor: number;
+  stock_count: number;
+  quantity: number;
+}
+
 /** A payment the provider confirmed, as the event processor hands it over. */
 export interface PaidOrderInput {
   orderId: string;
@@ -188,57 +197,84 @@ export function createOrderService({
   }
 
   /**
-   * The lines of the customer's basket at the database's prices, with the stock of each: read after
-   * the basket's lock (a statement of its own, so that it sees a flush that held the lock).
+   * Locks the customer's basket (their row), reads its lines at the database's prices with the stock
+   * of each, and, when every line is in stock, makes the order and its lines: one statement. The
+   * lock serialises the basket's writers; the lines are read as the statement found them when it
+   * began, so a flush that committed while it waited for the lock lands wholly after the order.
+   * `free` allows an order whose subtotal is zero (it must be completed in the same transaction).
    */
-  function readOrderLines(tx: Queryable, userId: string) {
-    return tx.query<{
-      id: number;
-      name: string;
-      price_minor: number;
-      stock_count: number;
-      quantity: number;
-    }>(Prisma.sql`
-      SELECT p.id, p.name, p.price_minor, p.stock_count, bl.quantity
-      FROM basket_lines bl JOIN products p ON p.id = bl.product_id
-      WHERE bl.user_id = ${userId}::uuid AND p.is_active
-      ORDER BY bl.position, bl.product_id`);
+  async function placeOrder(
+    db: Queryable,
+    { userId, type, free }: { userId: string; type: 'PURCHASE' | 'SPENDING'; free: boolean },
+  ) {
+    const orderId = randomUUID();
+    const expiresAt = new Date(clock().getTime() + orderTtlMs);
+    const rows = await db.query<BasketLineRow & { orderId: string | null; balanceMinor: number }>(Prisma.sql`
+      WITH customer AS (
+        SELECT id, balance_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
+      ), basket AS (
+        SELECT p.id, p.name, p.price_minor, p.stock_count, bl.quantity, bl.position
+        FROM customer c
+        JOIN basket_lines bl ON bl.user_id = c.id
+        JOIN products p ON p.id = bl.product_id AND p.is_active
+      ), fit AS (
+        SELECT COALESCE(SUM(price_minor * quantity), 0)::int AS subtotal FROM basket
+        HAVING COUNT(*) > 0 AND bool_and(quantity <= stock_count)
+      ), created AS (
+        INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, expires_at, updated_at)
+        SELECT ${orderId}::uuid, ${userId}::uuid, ${type}::order_type, subtotal, subtotal, ${STORE_CURRENCY},
+               ${expiresAt}, now()
+        FROM fit WHERE ${free} OR subtotal > 0
+        RETURNING id
+      ), created_lines AS (
+        INSERT INTO order_lines (id, order_id, product_id, product_name, quantity, unit_price_minor)
+        SELECT gen_random_uuid(), created.id, b.id, b.name, b.quantity, b.price_minor FROM created, basket b
+      )
+      SELECT b.id, b.name, b.price_minor, b.stock_count, b.quantity, (SELECT id FROM created) AS "orderId",
+             (SELECT balance_minor FROM customer) AS "balanceMinor"
+      FROM basket b ORDER BY b.position, b.id`);
+    if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
+    const short = rows.filter((row) => row.quantity > row.stock_count);
+    if (short.length > 0) {
+      throw new ValidationError(
+        Object.fromEntries(short.map((row) => [`products.${row.id}`, [ErrorKeys.outOfStock]])),
+        `Not enough codes in stock for: ${short.map((row) => row.name).join(', ')}.`,
+      );
+    }
+    const subtotalMinor = rows.reduce((sum, row) => sum + row.price_minor * row.quantity, 0);
+    const first = rows[0] as (typeof rows)[number];
+    const order: LockedOrder | null = first.orderId
+      ? {
+          id: first.orderId,
+          userId,
+          type,
+          status: 'CREATED',
+          subtotalMinor,
+          discountMinor: 0,
+          totalMinor: subtotalMinor,
+          refundedMinor: 0,
+          currency: STORE_CURRENCY,
+          paymentId: null,
+          expiresAt,
+        }
+      : null;
+    return { order, rows, balanceMinor: first.balanceMinor };
   }
 
+  /**
+   * An order the customer pays with a provider and with nothing else to do in its transaction (no
+   * promo code, a price to pay) is one statement. A promo code, a spend from the balance and an
+   * order with nothing to pay take a transaction around it.
+   */
   async function createPurchase(userId: string, type: 'PURCHASE' | 'SPENDING', code: string | undefined) {
+    if (!code && type === 'PURCHASE') {
+      const { order } = await placeOrder(sql, { userId, type, free: false });
+      if (order) return createResponse(order);
+    }
     const { order, emailId } = await sql.transaction(async (tx) => {
-      // The basket's own lock (the customer's row): a flush landing now is either wholly in this
-      // order or wholly after it. The balance comes with it, for a spend.
-      const [customer] = await tx.query<{ balanceMinor: number }>(Prisma.sql`
-        SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
-      if (!customer) throw new NotFoundError('User');
-      const rows = await readOrderLines(tx, userId);
-      if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
-      const short = rows.filter((row) => row.quantity > row.stock_count);
-      if (short.length > 0) {
-        throw new ValidationError(
-          Object.fromEntries(short.map((row) => [`products.${row.id}`, [ErrorKeys.outOfStock]])),
-          `Not enough codes in stock for: ${short.map((row) => row.name).join(', ')}.`,
-        );
-      }
-
-      const subtotalMinor = rows.reduce((sum, row) => sum + row.price_minor * row.quantity, 0);
-      // The order and its lines in one statement.
-      const [created] = await tx.query<LockedOrder>(Prisma.sql`
-        WITH created AS (
-          INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, expires_at, updated_at)
-          VALUES (${randomUUID()}::uuid, ${userId}::uuid, ${type}::order_type, ${subtotalMinor}, ${subtotalMinor},
-                  ${STORE_CURRENCY}, ${new Date(clock().getTime() + orderTtlMs)}, now())
-          RETURNING *
-        ), lines AS (
-          INSERT INTO order_lines (id, order_id, product_id, product_name, quantity, unit_price_minor)
-          SELECT gen_random_uuid(), created.id, line.product_id, line.product_name, line.quantity, line.price
-          FROM created, unnest(${rows.map((row) => row.id)}::int[], ${rows.map((row) => row.name)}::text[],
-                               ${rows.map((row) => row.quantity)}::int[], ${rows.map((row) => row.price_minor)}::int[])
-               AS line(product_id, product_name, quantity, price)
-        )
-        SELECT ${ORDER_COLUMNS} FROM created`);
-      let order = created as LockedOrder;
+      const placed = await placeOrder(tx, { userId, type, free: true });
+      let order = placed.order as LockedOrder;
+      const { rows } = placed;
 
       if (code) {
         const discount = await promo.redeemPromoCode(tx, {
@@ -250,7 +286,7 @@ export function createOrderService({
         // Each line's share, by the promo service's own arithmetic, so the shares add up to the
         // order's discount and a shortfall refunds a line at what was paid for it.
         const discounted = rows.filter((row) => discount.appliesTo.includes(row.id));
-        const totalMinor = subtotalMinor - discount.discountMinor;
+        const totalMinor = order.subtotalMinor - discount.discountMinor;
         await tx.execute(Prisma.sql`
           WITH shares AS (
             UPDATE order_lines ol SET discount_minor = share.minor
@@ -265,9 +301,9 @@ export function createOrderService({
         order = { ...order, discountMinor: discount.discountMinor, totalMinor };
       }
 
-      if (type === 'SPENDING' && customer.balanceMinor < order.totalMinor) throw new InsufficientFundsError();
+      if (type === 'SPENDING' && placed.balanceMinor < order.totalMinor) throw new InsufficientFundsError();
       if (order.totalMinor > 0) return { order, emailId: null };
-      // A promo code that took the whole price leaves nothing to pay: the order completes now.
+      // Nothing left to pay (a promo code took the whole price): the order completes now.
       const outcome = await payAndFulfil(tx, order, null);
       return { order: { ...order, status: outcome.status }, emailId: outcome.emailId };
     });
