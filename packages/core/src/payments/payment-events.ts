@@ -157,27 +157,29 @@ export function createPaymentEventIntake({
 }: PaymentEventsDeps) {
   const sql = sqlOf(db);
 
-  /** The payment or order the event must match, and whether it does. */
-  async function check(
-    event: PaymentCallbackEvent,
-  ): Promise<{ orderId: string | null; rejection: EventRejection | null }> {
-    // The provider's payment when the store knows it, else the order the event names: one query,
-    // since every callback waits for it before it is acknowledged.
+  /**
+   * The payment or order the event must match, and why it does not (null when it does): the
+   * provider's payment when the store knows it, else the order the event names.
+   */
+  function verdict(event: PaymentCallbackEvent): Prisma.Sql {
     const namedOrder = UUID.test(event.orderId) ? event.orderId : null;
-    const [expected] = await sql.query<{ orderId: string; amountMinor: number; currency: string }>(Prisma.sql`
-      SELECT "orderId", "amountMinor", currency FROM (
-        SELECT order_id AS "orderId", amount_minor AS "amountMinor", currency, 1 AS rank
-        FROM payments WHERE provider = ${event.provider} AND provider_payment_id = ${event.providerPaymentId}
-        UNION ALL
-        SELECT id, total_minor, currency, 2 FROM orders WHERE id = ${namedOrder}::uuid
-      ) AS candidates
-      ORDER BY rank LIMIT 1`);
-    if (!expected) return { orderId: null, rejection: 'unknown_order' };
-    const { orderId, amountMinor, currency } = expected;
-    if (orderId !== event.orderId) return { orderId, rejection: 'order_mismatch' };
-    if (currency !== event.currency) return { orderId, rejection: 'currency_mismatch' };
-    if (amountMinor !== event.amountMinor) return { orderId, rejection: 'amount_mismatch' };
-    return { orderId, rejection: null };
+    return Prisma.sql`
+      SELECT e."orderId",
+             CASE WHEN e."orderId" IS NULL THEN 'unknown_order'
+                  WHEN e."orderId"::text <> ${event.orderId} THEN 'order_mismatch'
+                  WHEN e.currency <> ${event.currency} THEN 'currency_mismatch'
+                  WHEN e."amountMinor" <> ${event.amountMinor} THEN 'amount_mismatch'
+             END AS rejection
+      FROM (SELECT 1) AS one
+      LEFT JOIN (
+        SELECT "orderId", "amountMinor", currency FROM (
+          SELECT order_id AS "orderId", amount_minor AS "amountMinor", currency, 1 AS rank
+          FROM payments WHERE provider = ${event.provider} AND provider_payment_id = ${event.providerPaymentId}
+          UNION ALL
+          SELECT id, total_minor, currency, 2 FROM orders WHERE id = ${namedOrder}::uuid
+        ) AS candidates
+        ORDER BY rank LIMIT 1
+      ) AS e ON true`;
   }
 
   function enqueue(eventId: string) {
@@ -190,7 +192,6 @@ export function createPaymentEventIntake({
   }
 
   async function record(event: PaymentCallbackEvent, source: EventSource): Promise<ReceivedEvent> {
-    const { orderId, rejection } = await check(event);
     const stored: StoredEvent = {
       type: event.type,
       occurredAt: event.occurredAt.toISOString(),
@@ -205,17 +206,22 @@ export function createPaymentEventIntake({
       card: event.card,
       version: event.version,
     };
-    // INSERT ... ON CONFLICT DO NOTHING RETURNING: a second copy of the event stores nothing, however
-    // many arrive at once.
-    const [row] = await sql.query<{ id: string }>(Prisma.sql`
+    // Checked and stored in one statement, since every callback waits for it before it is
+    // acknowledged. INSERT ... ON CONFLICT DO NOTHING RETURNING: a second copy of the event stores
+    // nothing, however many arrive at once. One that does not match is stored already processed.
+    const [row] = await sql.query<{ id: string; rejection: EventRejection | null }>(Prisma.sql`
+      WITH verdict AS (${verdict(event)})
       INSERT INTO payment_events (id, provider, provider_event_id, type, payload, source, provider_payment_id,
                                   order_id, version, rejection, processed_at)
-      VALUES (${randomUUID()}::uuid, ${event.provider}, ${event.eventId}, ${event.type},
-              ${JSON.stringify({ ...stored, body: event.payload ?? null })}::jsonb, ${source}, ${event.providerPaymentId},
-              ${orderId}::uuid, ${event.version}, ${rejection}, ${rejection ? clock() : null}::timestamptz)
+      SELECT ${randomUUID()}::uuid, ${event.provider}, ${event.eventId}, ${event.type},
+             ${JSON.stringify({ ...stored, body: event.payload ?? null })}::jsonb, ${source}, ${event.providerPaymentId},
+             v."orderId", ${event.version}, v.rejection,
+             CASE WHEN v.rejection IS NULL THEN NULL ELSE ${clock()}::timestamptz END
+      FROM verdict v
       ON CONFLICT (provider, provider_event_id) DO NOTHING
-      RETURNING id`);
+      RETURNING id, rejection`);
     if (!row) return { eventId: null, duplicate: true, rejection: null };
+    const { rejection } = row;
     if (rejection) {
       logger.warn(
         { eventId: row.id, providerEventId: event.eventId, orderId: event.orderId, rejection },
