@@ -80,6 +80,30 @@ async function releasePromoRedemptions(tx: Queryable, orderIds: string[]) {
 }
 
 /**
+ * The statement of a transition, for a caller that runs it with others in one statement (as a CTE):
+ * the same conditional update transitionOrders runs. Not for the unpaid endings, which also give
+ * promo codes back.
+ */
+export function transitionStatement(orderIds: string[], to: OrderStatus, changes: TransitionChanges = {}): Prisma.Sql {
+  if (UNPAID_ENDINGS.includes(to)) throw new RangeError(`a move to ${to} goes through transitionOrders`);
+  return transitionSql(orderIds, to, changes);
+}
+
+/** The conditional update of a transition; a change left out keeps its column as it is. */
+function transitionSql(orderIds: string[], to: OrderStatus, changes: TransitionChanges): Prisma.Sql {
+  return Prisma.sql`
+    UPDATE orders SET
+      status = ${to}::order_status,
+      paid_at = COALESCE(${changes.paidAt ?? null}::timestamptz, paid_at),
+      payment_id = COALESCE(${changes.paymentId ?? null}::uuid, payment_id),
+      fulfilled_at = COALESCE(${changes.fulfilledAt ?? null}::timestamptz, fulfilled_at),
+      refunded_minor = COALESCE(${changes.refundedMinor ?? null}::int, refunded_minor),
+      updated_at = now()
+    WHERE id = ANY(${orderIds}::uuid[]) AND status = ANY(${[...ALLOWED_FROM[to]]}::text[]::order_status[])
+    RETURNING id, status, user_id AS "userId"`;
+}
+
+/**
  * The one function that changes an order's status. Each move is a conditional update,
  * `UPDATE orders SET status = $to ... WHERE id = ANY($ids) AND status = ANY($allowedFrom)`, so two
  * runs racing for the same order cannot both apply it: the second finds the status moved and its
@@ -92,18 +116,11 @@ export async function transitionOrders(
   changes: TransitionChanges = {},
 ): Promise<Array<{ id: string; status: OrderStatus; userId: string }>> {
   if (orderIds.length === 0) return [];
-  // A change left out keeps the column as it is.
-  const moved = await tx.query<{ id: string; status: OrderStatus; userId: string }>(Prisma.sql`
-    UPDATE orders SET
-      status = ${to}::order_status,
-      paid_at = COALESCE(${changes.paidAt ?? null}::timestamptz, paid_at),
-      payment_id = COALESCE(${changes.paymentId ?? null}::uuid, payment_id),
-      fulfilled_at = COALESCE(${changes.fulfilledAt ?? null}::timestamptz, fulfilled_at),
-      refunded_minor = COALESCE(${changes.refundedMinor ?? null}::int, refunded_minor),
-      updated_at = now()
-    WHERE id = ANY(${orderIds}::uuid[]) AND status = ANY(${[...ALLOWED_FROM[to]]}::text[]::order_status[])
-    RETURNING id, status, user_id AS "userId"`);
-  if (UNPAID_ENDINGS.includes(to) && moved.length > 0) {
+  const ending = UNPAID_ENDINGS.includes(to);
+  const moved = await tx.query<{ id: string; status: OrderStatus; userId: string }>(
+    transitionSql(orderIds, to, changes),
+  );
+  if (ending && moved.length > 0) {
     await releasePromoRedemptions(
       tx,
       moved.map((order) => order.id),

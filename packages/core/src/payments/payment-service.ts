@@ -17,7 +17,7 @@ import { type PaymentMethod, Prisma, type PrismaClient, sqlOf } from '@store/db'
 import { orderNumber } from '../mail/templates.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
-import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
+import { transitionStatement, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay } from '../shared/money.ts';
@@ -58,6 +58,21 @@ const BODY_FIELD: Record<string, string> = {
   'customer.zip': 'zip',
   'customer.address': 'address',
 };
+
+/** What the provider's receipt is made of: the customer's email and the order's lines. */
+interface ReceiptSource {
+  email: string;
+  lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
+}
+
+/** Reads a ReceiptSource; the tail of a statement (after its CTEs). */
+const RECEIPT_SOURCE = (orderId: string, userId: string) => Prisma.sql`
+  SELECT u.email,
+         (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
+                                            'unitPriceMinor', ol.unit_price_minor, 'discountMinor', ol.discount_minor)
+                          ORDER BY ol.product_id, ol.id)
+          FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid) AS lines
+  FROM users u WHERE u.id = ${userId}::uuid`;
 
 /** The methods an attempt's token can name. */
 const ATTEMPT_METHODS: PaymentMethod[] = ['CARD', 'WIDGET', 'HOSTED_PAGE', 'QR', 'UPI'];
@@ -204,15 +219,20 @@ export function createPaymentService({
   /**
    * The store's record of an attempt, made under the order's lock (the order is then PENDING). With
    * a token, the same attempt again finds its record; a card attempt of an order whose previous one
-   * still waits for the provider is refused, so that a callback finds the one it belongs to.
+   * still waits for the provider is refused, so that a callback finds the one it belongs to. A new
+   * record comes with what a receipt needs: the customer's email and the order's lines.
    */
-  async function openPayment(order: LockedOrder, method: PaymentMethod, token?: string): Promise<string> {
+  async function openPayment(
+    order: LockedOrder,
+    method: PaymentMethod,
+    token?: string,
+  ): Promise<{ id: string; receipt?: ReceiptSource }> {
     const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
     return sql.transaction(async (tx) => {
       const locked = await lockOrder(tx, order.id);
       if (token) {
         const [existing] = await tx.query<{ id: string }>(Prisma.sql`SELECT id FROM payments WHERE id = ${id}::uuid`);
-        if (existing) return existing.id;
+        if (existing) return { id: existing.id };
       }
       if (!locked || !UNPAID_STATUSES.includes(locked.status)) throw notPayable();
       if (method === 'CARD') {
@@ -222,13 +242,22 @@ export function createPaymentService({
             AND created_at > ${new Date(clock().getTime() - CARD_ATTEMPT_WINDOW_MS)}`);
         if ((inFlight?.count ?? 0) > 0) throw new ConflictError('A card payment of this order is already under way.');
       }
-      await tx.execute(Prisma.sql`
-        INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
-        VALUES (${id}::uuid, ${order.id}::uuid, ${provider.name}, ${method}::payment_method, ${locked.totalMinor},
-                ${locked.currency}, now())`);
-      await transitionOrders(tx, [order.id], 'PENDING');
-      return id;
+      // The record, the order's move to PENDING and the receipt's source, in one statement.
+      const [receipt] = await tx.query<ReceiptSource>(Prisma.sql`
+        WITH opened AS (
+          INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
+          VALUES (${id}::uuid, ${order.id}::uuid, ${provider.name}, ${method}::payment_method, ${locked.totalMinor},
+                  ${locked.currency}, now())
+        ), moved AS (${transitionStatement([order.id], 'PENDING')})
+        ${RECEIPT_SOURCE(order.id, locked.userId)}`);
+      return { id, receipt };
     });
+  }
+
+  /** The customer's email and the order's lines, for the provider's receipt. */
+  async function readReceiptSource(order: LockedOrder): Promise<ReceiptSource | undefined> {
+    const [receipt] = await sql.query<ReceiptSource>(RECEIPT_SOURCE(order.id, order.userId));
+    return receipt;
   }
 
   /** The provider's id of an attempt, once it answered. A callback that came first may have written it. */
@@ -264,20 +293,10 @@ export function createPaymentService({
     }
   }
 
-  async function widgetPayment(userId: string, order: LockedOrder, token?: string): Promise<PaymentResponse> {
-    const paymentId = await openPayment(order, 'WIDGET', token);
-    // The customer's email and the order's lines (for the receipt items) in one read.
-    const [customer] = await sql.query<{
-      email: string;
-      lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
-    }>(Prisma.sql`
-      SELECT u.email,
-             (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
-                                                'unitPriceMinor', ol.unit_price_minor,
-                                                'discountMinor', ol.discount_minor)
-                              ORDER BY ol.product_id, ol.id)
-              FROM order_lines ol WHERE ol.order_id = ${order.id}::uuid) AS lines
-      FROM users u WHERE u.id = ${userId}::uuid`);
+  async function widgetPayment(order: LockedOrder, token?: string): Promise<PaymentResponse> {
+    const opened = await openPayment(order, 'WIDGET', token);
+    const paymentId = opened.id;
+    const customer = opened.receipt ?? (await readReceiptSource(order));
     if (!customer) throw new NotFoundError('User');
     const lines = customer.lines ?? [];
     const what = description(order.id);
@@ -309,7 +328,7 @@ export function createPaymentService({
     body: PaymentBody & { card_number: string; month: number; year: number; cvc: string },
     browser: BrowserContext,
   ): Promise<PaymentResponse> {
-    const paymentId = await openPayment(order, 'CARD', body.token);
+    const { id: paymentId } = await openPayment(order, 'CARD', body.token);
     const result = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'card',
@@ -362,7 +381,7 @@ export function createPaymentService({
     scheme: 'pix' | 'sbp',
     payer?: { personalId?: string; firstName?: string },
   ) {
-    const paymentId = await openPayment(order, 'QR');
+    const { id: paymentId } = await openPayment(order, 'QR');
     const qr = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'qr',
@@ -395,7 +414,7 @@ export function createPaymentService({
       const order = await orderToPay(userId, body);
       const { card_number, month, year, cvc } = body;
       if (card_number === undefined || month === undefined || year === undefined || cvc === undefined) {
-        return widgetPayment(userId, order, body.token);
+        return widgetPayment(order, body.token);
       }
       return cardPayment(order, { ...body, card_number, month, year, cvc }, browser);
     },
@@ -451,7 +470,7 @@ export function createPaymentService({
       if (body.currency !== order.currency) {
         throw new ValidationError({ currency: [ErrorKeys.currencyMismatch] }, 'The currency is not the order’s.');
       }
-      const paymentId = await openPayment(order, 'UPI');
+      const { id: paymentId } = await openPayment(order, 'UPI');
       const upi = await refusedAttempt(paymentId, () =>
         provider.createPayment({
           method: 'upi',
@@ -484,7 +503,7 @@ export function createPaymentService({
       browser: BrowserContext,
     ): Promise<HostedPageResponse> {
       const order = await orderToPay(userId, { orderId: body.orderId });
-      const paymentId = await openPayment(order, 'HOSTED_PAGE', body.token);
+      const { id: paymentId } = await openPayment(order, 'HOSTED_PAGE', body.token);
       const form = await provider.createPayment({
         method: 'hosted_page',
         orderId: order.id,
