@@ -15,8 +15,10 @@ import pg from 'pg';
  *
  *   DATABASE_URL=postgresql://... REDIS_URL=redis://... pnpm --filter @store/bench checkout
  *
- * Env: BENCH_ORDERS (1000 a side), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100); BENCH_CPU_PROF=<dir>
- * writes CPU profiles of the store's API and worker there.
+ * Env: BENCH_ORDERS (1000 a side), BENCH_WARMUP (100 a side, run first and not measured: the JIT, the
+ * pools and the prepared statements warm up, and the 50 customers, who all start at once, fall out of
+ * step as real ones are), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100); BENCH_CPU_PROF=<dir> writes CPU
+ * profiles of the store's API and worker there.
  * The flows are stateful (each step needs the order the one before made), so a small driver makes the
  * requests rather than autocannon, which repeats fixed requests; latencies are measured per step.
  */
@@ -27,6 +29,7 @@ if (!adminUrl || !redisUrl) {
   process.exit(2);
 }
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100);
 const TARGETS = { createP95: 100, ackP99: 50, visibleP95: 1_000 };
@@ -53,7 +56,7 @@ interface Customer {
 }
 
 /** A fresh database: products with codes enough for every order, customers with one product each in the basket. */
-async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Customer[] }> {
+async function prepareDatabase(): Promise<Record<'store' | 'baseline', { warmup: Customer[]; measured: Customer[] }>> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query('DROP DATABASE IF EXISTS store_bench_checkout WITH (FORCE)');
@@ -69,7 +72,7 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
   ]);
   // Each customer's product is drawn first, so every product gets codes for all who will buy it (and
   // a few more): a product drawn more often than the average must not run out mid-run.
-  const customerCount = ORDERS * 2;
+  const customerCount = (WARMUP + ORDERS) * 2;
   const drawn = Array.from({ length: customerCount }, () => Math.floor(Math.random() * PRODUCTS));
   const buyersOf = new Array<number>(PRODUCTS).fill(0);
   for (const index of drawn) buyersOf[index] = (buyersOf[index] ?? 0) + 1;
@@ -123,7 +126,11 @@ async function prepareDatabase(): Promise<{ store: Customer[]; baseline: Custome
   await database.close();
   // Drawn at random, each customer once.
   customers.sort(() => Math.random() - 0.5);
-  return { store: customers.slice(0, ORDERS), baseline: customers.slice(ORDERS) };
+  const side = (from: number) => ({
+    warmup: customers.slice(from, from + WARMUP),
+    measured: customers.slice(from + WARMUP, from + WARMUP + ORDERS),
+  });
+  return { store: side(0), baseline: side(WARMUP + ORDERS) };
 }
 
 const serverEnv = {
@@ -315,18 +322,32 @@ async function flow(side: Side, customer: Customer, timings: Timings) {
   if (codes < 1) throw new Error('the order shows no code');
 }
 
-async function drive(side: Side, customers: Customer[]): Promise<Timings> {
+/**
+ * The customers' checkouts, CONNECTIONS at a time, one after another on each: the warm-up's first,
+ * then the measured ones with no pause between, so the measurement starts in the steady state.
+ * `onMeasured` runs as the first measured checkout starts.
+ */
+async function drive(
+  side: Side,
+  { warmup, measured }: { warmup: Customer[]; measured: Customer[] },
+  onMeasured: () => void,
+): Promise<Timings> {
   const timings: Timings = { create: [], ack: [], visible: [], failures: [] };
+  const discarded: Timings = { create: [], ack: [], visible: [], failures: [] };
+  const customers = [...warmup, ...measured];
   let next = 0;
   const customerLoop = async () => {
     while (next < customers.length) {
-      const customer = customers[next++] as Customer;
-      await flow(side, customer, timings).catch((error: unknown) => {
-        timings.failures.push(error instanceof Error ? error.message : String(error));
+      const index = next++;
+      if (index === warmup.length) onMeasured();
+      const into = index < warmup.length ? discarded : timings;
+      await flow(side, customers[index] as Customer, into).catch((error: unknown) => {
+        into.failures.push(error instanceof Error ? error.message : String(error));
       });
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, customerLoop));
+  timings.failures.push(...discarded.failures);
   return timings;
 }
 
@@ -341,12 +362,12 @@ const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
 async function main() {
   const customers = await prepareDatabase();
   console.log(
-    `checkout: ${ORDERS} orders a side, ${CONNECTIONS} customers at once, ${PRODUCTS} products; queue prefix ${queuePrefix}`,
+    `checkout: ${ORDERS} orders a side after ${WARMUP} to warm up, ${CONNECTIONS} customers at once, ${PRODUCTS} products; queue prefix ${queuePrefix}`,
   );
 
   const store = await start('store-server.ts', STORE_PORT);
   const worker = await startWorker();
-  await signTokens(store, customers.store);
+  await signTokens(store, [...customers.store.warmup, ...customers.store.measured]);
   const storeSide: Side = {
     name: 'store',
     base: `http://127.0.0.1:${STORE_PORT}`,
@@ -364,11 +385,14 @@ async function main() {
         0,
       ),
   };
-  const storeMeter = await cpuMeter({ api: store, worker });
-  const started = performance.now();
-  const storeTimings = await drive(storeSide, customers.store);
+  let started = 0;
+  let storeMeter: ReturnType<typeof cpuMeter> | undefined;
+  const storeTimings = await drive(storeSide, customers.store, () => {
+    started = performance.now();
+    storeMeter = cpuMeter({ api: store, worker });
+  });
   const storeSeconds = (performance.now() - started) / 1000;
-  const storeCpu = await storeMeter(Math.max(1, storeTimings.visible.length));
+  const storeCpu = await (await (storeMeter as ReturnType<typeof cpuMeter>))(Math.max(1, storeTimings.visible.length));
   await stop(worker);
   await stop(store);
 
@@ -386,11 +410,16 @@ async function main() {
     },
     codesIn: (body) => ((body as { codes?: unknown[] }).codes ?? []).length,
   };
-  const baselineMeter = await cpuMeter({ api: baseline });
-  const baselineStarted = performance.now();
-  const baselineTimings = await drive(baselineSide, customers.baseline);
+  let baselineStarted = 0;
+  let baselineMeter: ReturnType<typeof cpuMeter> | undefined;
+  const baselineTimings = await drive(baselineSide, customers.baseline, () => {
+    baselineStarted = performance.now();
+    baselineMeter = cpuMeter({ api: baseline });
+  });
   const baselineSeconds = (performance.now() - baselineStarted) / 1000;
-  const baselineCpu = await baselineMeter(Math.max(1, baselineTimings.visible.length));
+  const baselineCpu = await (await (baselineMeter as ReturnType<typeof cpuMeter>))(
+    Math.max(1, baselineTimings.visible.length),
+  );
   await stop(baseline);
   await dropTestQueue(redisUrl as string, queuePrefix);
 
@@ -450,6 +479,7 @@ async function main() {
     JSON.stringify(
       {
         orders: ORDERS,
+        warmup: WARMUP,
         connections: CONNECTIONS,
         products: PRODUCTS,
         figures,
