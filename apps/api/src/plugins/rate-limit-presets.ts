@@ -5,6 +5,11 @@
 export interface RateLimitPreset {
   max: number;
   timeWindow: number;
+  /**
+   * Counted in this process only, never in Redis: for a limit that guards this instance's own CPU,
+   * where a shared count protects nothing more and its round trip costs every request.
+   */
+  perInstance?: true;
 }
 
 const MINUTE = 60_000;
@@ -31,14 +36,20 @@ export const RATE_LIMITS = {
   payment: { max: 30, timeWindow: 15 * MINUTE },
   /**
    * The provider's callbacks: its retries and bursts, not a shopper's pace. The bound is for a flood
-   * of forged ones, each of which costs a signature check.
+   * of forged ones (each costs this instance a signature check) or replayed ones (a duplicate costs
+   * one statement). It guards each instance's own CPU, so each instance counts for itself: a shared
+   * count in Redis would add a round trip to every callback the provider is waiting on.
    */
-  callback: { max: 6_000, timeWindow: MINUTE },
+  callback: { max: 6_000, timeWindow: MINUTE, perInstance: true },
 } as const satisfies Record<string, RateLimitPreset>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
 export function rateLimit(name: RateLimitName, scale = 1): RateLimitPreset {
-  const preset = RATE_LIMITS[name];
-  return { max: Math.max(1, Math.round(preset.max * scale)), timeWindow: preset.timeWindow };
+  const preset: RateLimitPreset = RATE_LIMITS[name];
+  return {
+    max: Math.max(1, Math.round(preset.max * scale)),
+    timeWindow: preset.timeWindow,
+    ...(preset.perInstance ? { perInstance: true as const } : {}),
+  };
 }

@@ -112,3 +112,50 @@ describe.skipIf(!canRun)('rate limits through a Redis outage', () => {
     expect(await first.app.redis?.keys('test-outage:*')).not.toHaveLength(0);
   });
 });
+
+/**
+ * The callback's limit guards each instance's own CPU: each instance counts for itself and never
+ * asks Redis, so the provider's callbacks wait for no round trip to it; shared limits still share.
+ */
+describe.skipIf(!canRun)('a per-instance limit: the provider’s callbacks', () => {
+  const SCALE = 0.001;
+  const namespace = `test-instance:${randomUUID()}:`;
+  let redis: PrivateRedis;
+  let first: Awaited<ReturnType<typeof buildTestApp>>;
+  let second: Awaited<ReturnType<typeof buildTestApp>>;
+  const { max } = rateLimit('callback', SCALE);
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    const options = { redisUrl: redis.url, rateLimitNamespace: namespace, queue: createRecordingQueue() };
+    const env = { RATE_LIMIT_REDIS_TIMEOUT_MS: String(REDIS_TIMEOUT_MS), RATE_LIMIT_SCALE: String(SCALE) };
+    first = await buildTestApp(env, options);
+    second = await buildTestApp(env, { ...options, database: first.database });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await redis?.stop();
+  });
+
+  /** An unsigned callback: refused (401) once the limiter let it through. */
+  const callback = (instance: typeof first, remoteAddress: string) =>
+    call(instance.app, 'POST', '/api/payments/callback', { body: { type: 'payment.succeeded' }, remoteAddress });
+
+  it('counts in each instance and leaves Redis alone', async () => {
+    expect(max).toBeGreaterThan(1);
+    const onFirst: number[] = [];
+    for (let index = 0; index <= max; index++) onFirst.push((await callback(first, '10.30.0.1')).status);
+    expect(onFirst).toEqual([...Array.from({ length: max }, () => 401), 429]);
+    // The other instance has counted nothing of this address.
+    expect((await callback(second, '10.30.0.1')).status).toBe(401);
+    expect(await first.app.redis?.keys(`${namespace}*callback*`)).toEqual([]);
+
+    // A shared limit over the same Redis still counts there.
+    await call(first.app, 'POST', '/api/login', {
+      body: { email: `instance.${randomUUID()}@example.com`, password: 'Wrong12345' },
+      remoteAddress: '10.30.0.2',
+    });
+    expect(await first.app.redis?.keys(`${namespace}*`)).not.toHaveLength(0);
+  });
+});

@@ -131,11 +131,13 @@ class SharedStore implements FastifyRateLimitStore {
     );
   }
 
-  child(params: FastifyRateLimitOptions & { routeInfo?: { method?: unknown; url?: unknown } }): SharedStore {
+  child(
+    params: FastifyRateLimitOptions & { routeInfo?: { method?: unknown; url?: unknown }; perInstance?: boolean },
+  ): SharedStore {
     // A route's own limit counts apart from the others; a limiter made with createRateLimit has
-    // no route and names its keys itself.
+    // no route and names its keys itself. A per-instance limit (rate-limit-presets.ts) never asks Redis.
     const route = params.routeInfo?.url ? `${String(params.routeInfo.method)}${String(params.routeInfo.url)}-` : '';
-    return new SharedStore(`${this.prefix}${route}`, this.health, this.timeoutMs);
+    return new SharedStore(`${this.prefix}${route}`, params.perInstance ? undefined : this.health, this.timeoutMs);
   }
 
   private count(
