@@ -13,7 +13,7 @@ import {
   type SbpPaymentResponse,
   type UpiPaymentResponse,
 } from '@store/contract';
-import { type PaymentMethod, Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type PaymentMethod, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { orderNumber } from '../mail/templates.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
@@ -65,14 +65,14 @@ interface ReceiptSource {
   lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
 }
 
-/** Reads a ReceiptSource; the tail of a statement (after its CTEs). */
-const RECEIPT_SOURCE = (orderId: string, userId: string) => Prisma.sql`
-  SELECT u.email,
+/** Reads a ReceiptSource (with `more` columns); the tail of a statement, after its CTEs. */
+const RECEIPT_SOURCE = (orderId: string, userId: Prisma.Sql, more: Prisma.Sql = Prisma.sql`NULL`) => Prisma.sql`
+  SELECT ${more} AS opened, u.email,
          (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
                                             'unitPriceMinor', ol.unit_price_minor, 'discountMinor', ol.discount_minor)
                           ORDER BY ol.product_id, ol.id)
           FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid) AS lines
-  FROM users u WHERE u.id = ${userId}::uuid`;
+  FROM users u WHERE u.id = ${userId}`;
 
 /** The methods an attempt's token can name. */
 const ATTEMPT_METHODS: PaymentMethod[] = ['CARD', 'WIDGET', 'HOSTED_PAGE', 'QR', 'UPI'];
@@ -228,6 +228,26 @@ export function createPaymentService({
     token?: string,
   ): Promise<{ id: string; receipt?: ReceiptSource }> {
     const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
+    // Under the order's lock, while it waits for its payment: the record, the order's move to
+    // PENDING (its state machine's statement) and the receipt's source, in one statement.
+    const open = async (db: Queryable) => {
+      const [opened] = await db.query<ReceiptSource & { opened: boolean }>(Prisma.sql`
+        WITH target AS (
+          SELECT id, user_id, status, total_minor, currency FROM orders WHERE id = ${order.id}::uuid
+          FOR NO KEY UPDATE
+        ), opened AS (
+          INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
+          SELECT ${id}::uuid, t.id, ${provider.name}, ${method}::payment_method, t.total_minor, t.currency, now()
+          FROM target t WHERE t.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])
+          RETURNING id
+        ), moved AS (${transitionStatement([order.id], 'PENDING')})
+        ${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`, Prisma.sql`EXISTS (SELECT 1 FROM opened)`)}`);
+      if (!opened?.opened) throw notPayable();
+      return { id, receipt: opened };
+    };
+    // A new attempt with nothing to check first is that one statement; a repeated one (its token)
+    // and a card attempt look at the order's payments under the lock first.
+    if (!token && method !== 'CARD') return open(sql);
     return sql.transaction(async (tx) => {
       const locked = await lockOrder(tx, order.id);
       if (token) {
@@ -242,21 +262,13 @@ export function createPaymentService({
             AND created_at > ${new Date(clock().getTime() - CARD_ATTEMPT_WINDOW_MS)}`);
         if ((inFlight?.count ?? 0) > 0) throw new ConflictError('A card payment of this order is already under way.');
       }
-      // The record, the order's move to PENDING and the receipt's source, in one statement.
-      const [receipt] = await tx.query<ReceiptSource>(Prisma.sql`
-        WITH opened AS (
-          INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
-          VALUES (${id}::uuid, ${order.id}::uuid, ${provider.name}, ${method}::payment_method, ${locked.totalMinor},
-                  ${locked.currency}, now())
-        ), moved AS (${transitionStatement([order.id], 'PENDING')})
-        ${RECEIPT_SOURCE(order.id, locked.userId)}`);
-      return { id, receipt };
+      return open(tx);
     });
   }
 
   /** The customer's email and the order's lines, for the provider's receipt. */
   async function readReceiptSource(order: LockedOrder): Promise<ReceiptSource | undefined> {
-    const [receipt] = await sql.query<ReceiptSource>(RECEIPT_SOURCE(order.id, order.userId));
+    const [receipt] = await sql.query<ReceiptSource>(RECEIPT_SOURCE(order.id, Prisma.sql`${order.userId}::uuid`));
     return receipt;
   }
 
