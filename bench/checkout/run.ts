@@ -15,7 +15,13 @@ import pg from 'pg';
  *
  *   DATABASE_URL=postgresql://... REDIS_URL=redis://... pnpm --filter @store/bench checkout
  *
- * Env: BENCH_ORDERS (1000 a side), BENCH_WARMUP (100 a side, run first and not measured: the JIT, the
+ * Two phases a side. Saturated: each customer starts the next checkout the moment one ends, so the
+ * two cores are always busy and every latency is mostly the wait for a CPU (the throughput and the
+ * CPU per checkout are this phase's figures). At a person's pace: the same 50 customers, each pausing
+ * as a shopper and the provider do (1-3 s typing the card into the widget, 0.2-1 s for the provider
+ * to confirm, up to 1 s before the next checkout), so the latencies are the checkout's own.
+ *
+ * Env: BENCH_ORDERS (1000 a side, saturated), BENCH_PACED_ORDERS (500 a side), BENCH_WARMUP (100 a side, run first and not measured: the JIT, the
  * pools and the prepared statements warm up, and the 50 customers, who all start at once, fall out of
  * step as real ones are), BENCH_CONNECTIONS (50), BENCH_PRODUCTS (100); BENCH_CPU_PROF=<dir> writes CPU
  * profiles of the store's API and worker there.
@@ -30,6 +36,7 @@ if (!adminUrl || !redisUrl) {
 }
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
+const PACED_ORDERS = Number(process.env.BENCH_PACED_ORDERS ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100);
 const TARGETS = { createP95: 100, ackP99: 50, visibleP95: 1_000 };
@@ -56,7 +63,13 @@ interface Customer {
 }
 
 /** A fresh database: products with codes enough for every order, customers with one product each in the basket. */
-async function prepareDatabase(): Promise<Record<'store' | 'baseline', { warmup: Customer[]; measured: Customer[] }>> {
+interface SideCustomers {
+  warmup: Customer[];
+  measured: Customer[];
+  paced: Customer[];
+}
+
+async function prepareDatabase(): Promise<Record<'store' | 'baseline', SideCustomers>> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query('DROP DATABASE IF EXISTS store_bench_checkout WITH (FORCE)');
@@ -72,7 +85,8 @@ async function prepareDatabase(): Promise<Record<'store' | 'baseline', { warmup:
   ]);
   // Each customer's product is drawn first, so every product gets codes for all who will buy it (and
   // a few more): a product drawn more often than the average must not run out mid-run.
-  const customerCount = (WARMUP + ORDERS) * 2;
+  const perSide = WARMUP + ORDERS + PACED_ORDERS;
+  const customerCount = perSide * 2;
   const drawn = Array.from({ length: customerCount }, () => Math.floor(Math.random() * PRODUCTS));
   const buyersOf = new Array<number>(PRODUCTS).fill(0);
   for (const index of drawn) buyersOf[index] = (buyersOf[index] ?? 0) + 1;
@@ -126,11 +140,12 @@ async function prepareDatabase(): Promise<Record<'store' | 'baseline', { warmup:
   await database.close();
   // Drawn at random, each customer once.
   customers.sort(() => Math.random() - 0.5);
-  const side = (from: number) => ({
+  const side = (from: number): SideCustomers => ({
     warmup: customers.slice(from, from + WARMUP),
     measured: customers.slice(from + WARMUP, from + WARMUP + ORDERS),
+    paced: customers.slice(from + WARMUP + ORDERS, from + perSide),
   });
-  return { store: side(0), baseline: side(WARMUP + ORDERS) };
+  return { store: side(0), baseline: side(perSide) };
 }
 
 const serverEnv = {
@@ -269,7 +284,11 @@ async function post(url: string, headers: Record<string, string>, body: string) 
   return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-async function flow(side: Side, customer: Customer, timings: Timings) {
+const pause = (fromMs: number, toMs: number) =>
+  new Promise((resolve) => setTimeout(resolve, fromMs + Math.random() * (toMs - fromMs)));
+
+/** One checkout; `paced`: with a person's and the provider's pauses between the steps. */
+async function flow(side: Side, customer: Customer, timings: Timings, paced: boolean) {
   const json = { ...side.headers(customer), 'content-type': 'application/json' };
   let started = performance.now();
   const created = await post(`${side.base}${side.paths.create}`, json, JSON.stringify({ type: 'purchase' }));
@@ -277,6 +296,8 @@ async function flow(side: Side, customer: Customer, timings: Timings) {
   if (created.status !== 201) throw new Error(`order creation answered ${created.status}`);
   const orderId = String(created.json.order_id);
   const amountMinor = Number(created.json.total_minor);
+  // The shopper types the card into the provider's widget.
+  if (paced) await pause(1_000, 3_000);
   const opened = await post(`${side.base}${side.paths.pay}`, json, JSON.stringify({ type: 'purchase', orderId }));
   if (opened.status !== 200) throw new Error(`opening the payment answered ${opened.status}`);
 
@@ -300,6 +321,8 @@ async function flow(side: Side, customer: Customer, timings: Timings) {
     },
   });
   const id = `evt_${randomBytes(12).toString('hex')}`;
+  // The provider confirms the payment.
+  if (paced) await pause(200, 1_000);
   started = performance.now();
   const paid = await fetch(`${side.base}${side.paths.callback}`, {
     method: 'POST',
@@ -331,6 +354,7 @@ async function drive(
   side: Side,
   { warmup, measured }: { warmup: Customer[]; measured: Customer[] },
   onMeasured: () => void,
+  paced = false,
 ): Promise<Timings> {
   const timings: Timings = { create: [], ack: [], visible: [], failures: [] };
   const discarded: Timings = { create: [], ack: [], visible: [], failures: [] };
@@ -341,9 +365,11 @@ async function drive(
       const index = next++;
       if (index === warmup.length) onMeasured();
       const into = index < warmup.length ? discarded : timings;
-      await flow(side, customers[index] as Customer, into).catch((error: unknown) => {
+      await flow(side, customers[index] as Customer, into, paced).catch((error: unknown) => {
         into.failures.push(error instanceof Error ? error.message : String(error));
       });
+      // The next shopper arrives.
+      if (paced) await pause(0, 1_000);
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, customerLoop));
@@ -367,7 +393,7 @@ async function main() {
 
   const store = await start('store-server.ts', STORE_PORT);
   const worker = await startWorker();
-  await signTokens(store, [...customers.store.warmup, ...customers.store.measured]);
+  await signTokens(store, [...customers.store.warmup, ...customers.store.measured, ...customers.store.paced]);
   const storeSide: Side = {
     name: 'store',
     base: `http://127.0.0.1:${STORE_PORT}`,
@@ -393,6 +419,7 @@ async function main() {
   });
   const storeSeconds = (performance.now() - started) / 1000;
   const storeCpu = await (await (storeMeter as ReturnType<typeof cpuMeter>))(Math.max(1, storeTimings.visible.length));
+  const storePaced = await drive(storeSide, { warmup: [], measured: customers.store.paced }, () => {}, true);
   await stop(worker);
   await stop(store);
 
@@ -420,6 +447,7 @@ async function main() {
   const baselineCpu = await (await (baselineMeter as ReturnType<typeof cpuMeter>))(
     Math.max(1, baselineTimings.visible.length),
   );
+  const baselinePaced = await drive(baselineSide, { warmup: [], measured: customers.baseline.paced }, () => {}, true);
   await stop(baseline);
   await dropTestQueue(redisUrl as string, queuePrefix);
 
@@ -428,17 +456,32 @@ async function main() {
     { step: 'callback acknowledged', p: 0.99, key: 'ack' as const, target: TARGETS.ackP99 },
     { step: 'paid -> codes visible', p: 0.95, key: 'visible' as const, target: TARGETS.visibleP95 },
   ];
-  console.log('\n| step | measured | store ms | baseline ms | store / baseline | target ms |');
-  console.log('|---|---|---:|---:|---:|---:|');
-  const figures = rows.map((row) => {
-    const store = percentile(storeTimings[row.key], row.p);
-    const base = percentile(baselineTimings[row.key], row.p);
-    console.log(
-      `| ${row.step} | p${row.p * 100} | ${ms(store)} | ${ms(base)} | ${(store / base).toFixed(2)} | ${row.target} |`,
-    );
-    return { ...row, store, baseline: base, pass: store <= row.target };
-  });
-  console.log('\n| side | orders done | failures | seconds | orders/s | create p50 | ack p50 | visible p50 |');
+  const table = (phase: string, store: Timings, baseline: Timings) => {
+    console.log(`\n${phase}\n`);
+    console.log('| step | measured | store ms | baseline ms | store / baseline | target ms | store meets it |');
+    console.log('|---|---|---:|---:|---:|---:|---|');
+    return rows.map((row) => {
+      const storeMs = percentile(store[row.key], row.p);
+      const baselineMs = percentile(baseline[row.key], row.p);
+      const pass = storeMs <= row.target;
+      console.log(
+        `| ${row.step} | p${row.p * 100} | ${ms(storeMs)} | ${ms(baselineMs)} | ${(storeMs / baselineMs).toFixed(2)} | ${row.target} | ${pass ? 'yes' : 'no'} |`,
+      );
+      return { ...row, store: storeMs, baseline: baselineMs, pass };
+    });
+  };
+  const figures = table(
+    `Saturated: ${CONNECTIONS} customers, each starting the next checkout at once (${ORDERS} a side)`,
+    storeTimings,
+    baselineTimings,
+  );
+  const pacedFigures = table(
+    `At a person's pace: ${CONNECTIONS} customers pausing between the steps (${PACED_ORDERS} a side)`,
+    storePaced,
+    baselinePaced,
+  );
+  console.log('\nSaturated: throughput\n');
+  console.log('| side | orders done | failures | seconds | orders/s | create p50 | ack p50 | visible p50 |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, timings, seconds] of [
     ['store', storeTimings, storeSeconds],
@@ -448,7 +491,8 @@ async function main() {
       `| ${name} | ${timings.visible.length} | ${timings.failures.length} | ${seconds.toFixed(1)} | ${(timings.visible.length / seconds).toFixed(1)} | ${ms(percentile(timings.create, 0.5))} | ${ms(percentile(timings.ack, 0.5))} | ${ms(percentile(timings.visible, 0.5))} |`,
     );
   }
-  console.log('\n| CPU ms per checkout | API process | worker process | PostgreSQL | total |');
+  console.log('\nSaturated: CPU per checkout\n');
+  console.log('| CPU ms per checkout | API process | worker process | PostgreSQL | total |');
   console.log('|---|---:|---:|---:|---:|');
   for (const [name, cpu] of [
     ['store', storeCpu],
@@ -460,18 +504,21 @@ async function main() {
     );
   }
   for (const [name, timings] of [
-    ['store', storeTimings],
-    ['baseline', baselineTimings],
+    ['store (saturated)', storeTimings],
+    ['baseline (saturated)', baselineTimings],
+    ['store (paced)', storePaced],
+    ['baseline (paced)', baselinePaced],
   ] as const) {
     if (timings.failures.length > 0)
       console.log(`${name} failures (first 5): ${timings.failures.slice(0, 5).join('; ')}`);
   }
-  const pass = figures.every((figure) => figure.pass) && storeTimings.failures.length === 0;
-  console.log(
-    pass
-      ? `PASS: order creation p95 <= ${TARGETS.createP95} ms, callback p99 <= ${TARGETS.ackP99} ms, codes visible p95 <= ${TARGETS.visibleP95} ms`
-      : 'FAIL: a target was missed or a checkout failed (see above)',
-  );
+  const targets = `order creation p95 <= ${TARGETS.createP95} ms, callback p99 <= ${TARGETS.ackP99} ms, codes visible p95 <= ${TARGETS.visibleP95} ms`;
+  const saturatedPass = figures.every((figure) => figure.pass) && storeTimings.failures.length === 0;
+  const pacedPass = pacedFigures.every((figure) => figure.pass) && storePaced.failures.length === 0;
+  console.log(`${saturatedPass ? 'PASS' : 'FAIL'} saturated: ${targets}`);
+  console.log(`${pacedPass ? 'PASS' : 'FAIL'} at a person's pace: ${targets}`);
+  // Both phases must meet the targets for the run to pass.
+  const pass = saturatedPass && pacedPass;
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -479,10 +526,12 @@ async function main() {
     JSON.stringify(
       {
         orders: ORDERS,
+        pacedOrders: PACED_ORDERS,
         warmup: WARMUP,
         connections: CONNECTIONS,
         products: PRODUCTS,
         figures,
+        pacedFigures,
         cpu: { store: storeCpu, baseline: baselineCpu },
         pass,
       },
