@@ -284,6 +284,10 @@ async function post(url: string, headers: Record<string, string>, body: string) 
   return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
+/** Between the phases: what the saturated one left behind (its emails, the database's autovacuum and checkpoint) settles. */
+const SETTLE_MS = 10_000;
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
 const pause = (fromMs: number, toMs: number) =>
   new Promise((resolve) => setTimeout(resolve, fromMs + Math.random() * (toMs - fromMs)));
 
@@ -361,6 +365,8 @@ async function drive(
   const customers = [...warmup, ...measured];
   let next = 0;
   const customerLoop = async () => {
+    // People arrive at different moments, not all in the same instant.
+    if (paced) await pause(0, 4_000);
     while (next < customers.length) {
       const index = next++;
       if (index === warmup.length) onMeasured();
@@ -419,6 +425,7 @@ async function main() {
   });
   const storeSeconds = (performance.now() - started) / 1000;
   const storeCpu = await (await (storeMeter as ReturnType<typeof cpuMeter>))(Math.max(1, storeTimings.visible.length));
+  await settle();
   const storePaced = await drive(storeSide, { warmup: [], measured: customers.store.paced }, () => {}, true);
   await stop(worker);
   await stop(store);
@@ -447,6 +454,7 @@ async function main() {
   const baselineCpu = await (await (baselineMeter as ReturnType<typeof cpuMeter>))(
     Math.max(1, baselineTimings.visible.length),
   );
+  await settle();
   const baselinePaced = await drive(baselineSide, { warmup: [], measured: customers.baseline.paced }, () => {}, true);
   await stop(baseline);
   await dropTestQueue(redisUrl as string, queuePrefix);
