@@ -78,23 +78,32 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
   }
 
   async function deliverCodes(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
-    // The customer's row, locked as lockCustomer does, with what the receipt needs.
-    const [customer] = await tx.query<{ email: string; name: string; locale: string }>(Prisma.sql`
-      SELECT email, name, locale FROM users WHERE id = ${order.userId}::uuid FOR NO KEY UPDATE`);
-    if (!customer) throw new Error(`customer ${order.userId} does not exist`);
-    // Products in id order: two fulfilments never hold each other's product rows in a cycle.
-    const lines = await tx.query<{
-      id: string;
-      productId: number;
-      productName: string;
-      quantity: number;
-      unitPriceMinor: number;
-      discountMinor: number;
+    // The customer's row, locked as lockCustomer does, with what the receipt needs and the order's
+    // lines, in products' id order: two fulfilments never hold each other's product rows in a cycle.
+    const [customer] = await tx.query<{
+      email: string;
+      name: string;
+      locale: string;
+      lines: Array<{
+        id: string;
+        productId: number;
+        productName: string;
+        quantity: number;
+        unitPriceMinor: number;
+        discountMinor: number;
+      }> | null;
     }>(Prisma.sql`
-      SELECT id, product_id AS "productId", product_name AS "productName", quantity,
-             unit_price_minor AS "unitPriceMinor", discount_minor AS "discountMinor"
-      FROM order_lines WHERE order_id = ${order.id}::uuid
-      ORDER BY product_id, id`);
+      SELECT u.email, u.name, u.locale,
+             (SELECT json_agg(json_build_object('id', ol.id, 'productId', ol.product_id,
+                                                'productName', ol.product_name, 'quantity', ol.quantity,
+                                                'unitPriceMinor', ol.unit_price_minor,
+                                                'discountMinor', ol.discount_minor)
+                              ORDER BY ol.product_id, ol.id)
+              FROM order_lines ol WHERE ol.order_id = ${order.id}::uuid) AS lines
+      FROM users u WHERE u.id = ${order.userId}::uuid
+      FOR NO KEY UPDATE OF u`);
+    if (!customer) throw new Error(`customer ${order.userId} does not exist`);
+    const lines = customer.lines ?? [];
 
     const fulfilled: FulfilledLine[] = [];
     let refundedMinor = 0;

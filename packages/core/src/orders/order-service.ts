@@ -188,10 +188,12 @@ export function createOrderService({
         'This top-up would take the balance past what it can hold.',
       );
     }
+    // Made at the service's clock, as its expiry is: the newest order is the one made last.
+    const at = clock();
     const [order] = await sql.query<LockedOrder>(Prisma.sql`
-      INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, expires_at, updated_at)
+      INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, created_at, expires_at, updated_at)
       VALUES (${randomUUID()}::uuid, ${userId}::uuid, 'BALANCE', ${amountMinor}, ${amountMinor}, ${STORE_CURRENCY},
-              ${new Date(clock().getTime() + orderTtlMs)}, now())
+              ${at}, ${new Date(at.getTime() + orderTtlMs)}, now())
       RETURNING ${ORDER_COLUMNS}`);
     return createResponse(order as LockedOrder);
   }
@@ -208,7 +210,8 @@ export function createOrderService({
     { userId, type, free }: { userId: string; type: 'PURCHASE' | 'SPENDING'; free: boolean },
   ) {
     const orderId = randomUUID();
-    const expiresAt = new Date(clock().getTime() + orderTtlMs);
+    const createdAt = clock();
+    const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
     const rows = await db.query<BasketLineRow & { orderId: string | null; balanceMinor: number }>(Prisma.sql`
       WITH customer AS (
         SELECT id, balance_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
@@ -221,9 +224,10 @@ export function createOrderService({
         SELECT COALESCE(SUM(price_minor * quantity), 0)::int AS subtotal FROM basket
         HAVING COUNT(*) > 0 AND bool_and(quantity <= stock_count)
       ), created AS (
-        INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, expires_at, updated_at)
+        INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, created_at, expires_at,
+                            updated_at)
         SELECT ${orderId}::uuid, ${userId}::uuid, ${type}::order_type, subtotal, subtotal, ${STORE_CURRENCY},
-               ${expiresAt}, now()
+               ${createdAt}, ${expiresAt}, now()
         FROM fit WHERE ${free} OR subtotal > 0
         RETURNING id
       ), created_lines AS (
