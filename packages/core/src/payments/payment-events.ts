@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { z } from 'zod';
 import type { CompletionOutcome, OrderService } from '../orders/order-service.ts';
-import { lockOrder } from '../orders/order-sql.ts';
+import { type LockedOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
@@ -349,16 +349,15 @@ export function createPaymentEventProcessor({
     return created as PaymentRow;
   }
 
+  /** `order`: the event's order, locked (processEvent takes it with the event's own lock). */
   async function apply(
     tx: Queryable,
     row: { id: string; provider: string; receivedAt: Date; orderId: string | null },
     event: StoredEvent,
+    order: LockedOrder | undefined,
   ): Promise<ProcessResult & { emailId: string | null }> {
     const none = { orderId: row.orderId, paymentId: null, emailId: null };
-    if (!row.orderId) return { outcome: 'order_mismatch', ...none };
-    // The order first, as every path that moves an order's money: two events of one payment queue here.
-    const order = await lockOrder(tx, row.orderId);
-    if (!order) return { outcome: 'order_mismatch', ...none };
+    if (!row.orderId || !order) return { outcome: 'order_mismatch', ...none };
     const payment = await paymentFor(tx, row.provider, event, row.receivedAt);
     const base = { orderId: order.id, paymentId: payment.id, emailId: null };
     // A payment adopted just now belongs to the provider's payment from here on, applied or not.
@@ -445,26 +444,36 @@ export function createPaymentEventProcessor({
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
         const { emailId, ...result } = await sql.transaction(async (tx) => {
-          const rows = await tx.query<{
-            id: string;
-            provider: string;
-            payload: unknown;
-            orderId: string | null;
-            receivedAt: Date;
-            processedAt: Date | null;
-            outcome: string | null;
-          }>(Prisma.sql`
-              SELECT id, provider, payload, order_id AS "orderId", received_at AS "receivedAt",
-                     processed_at AS "processedAt", outcome
-              FROM payment_events WHERE id = ${eventId}::uuid
-              FOR UPDATE`);
-          const row = rows[0];
-          if (!row) throw new Error(`payment event ${eventId} does not exist`);
-          if (row.processedAt) {
-            return { outcome: 'already_processed' as const, orderId: row.orderId, paymentId: null, emailId: null };
+          // The event's row, then (unless it is processed) its order's, as every path that moves an
+          // order's money takes it first: two events of one payment queue here. One statement.
+          const rows = await tx.query<
+            { eventId: string; provider: string; payload: unknown; eventOrderId: string | null } & {
+              receivedAt: Date;
+              processedAt: Date | null;
+            } & Partial<LockedOrder>
+          >(Prisma.sql`
+            WITH event AS (
+              SELECT id, provider, payload, order_id, received_at, processed_at FROM payment_events
+              WHERE id = ${eventId}::uuid
+              FOR UPDATE
+            ), locked AS (
+              SELECT ${ORDER_COLUMNS} FROM orders
+              WHERE id = (SELECT order_id FROM event WHERE processed_at IS NULL)
+              FOR NO KEY UPDATE
+            )
+            SELECT e.id AS "eventId", e.provider, e.payload, e.order_id AS "eventOrderId",
+                   e.received_at AS "receivedAt", e.processed_at AS "processedAt", o.*
+            FROM event e LEFT JOIN locked o ON true`);
+          const found = rows[0];
+          if (!found) throw new Error(`payment event ${eventId} does not exist`);
+          const { eventId: id, provider, payload, eventOrderId, receivedAt, processedAt, ...orderColumns } = found;
+          if (processedAt) {
+            return { outcome: 'already_processed' as const, orderId: eventOrderId, paymentId: null, emailId: null };
           }
-          const event = StoredEventSchema.parse(row.payload);
-          const applied = await apply(tx, row, event);
+          const row = { id, provider, receivedAt, orderId: eventOrderId };
+          const event = StoredEventSchema.parse(payload);
+          const order = orderColumns.id ? (orderColumns as LockedOrder) : undefined;
+          const applied = await apply(tx, row, event, order);
           await tx.execute(Prisma.sql`
             UPDATE payment_events SET processed_at = ${clock()}, outcome = ${applied.outcome},
               payment_id = ${applied.paymentId}::uuid, attempts = attempts + 1, last_error = NULL
