@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createInProcessQueue, createJobHandlers, createNoMailer, silentLogger } from '@store/core';
-import { Prisma } from '@store/db';
+import { DatabaseBusyError, Prisma } from '@store/db';
 import { createTestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/helper.ts';
@@ -151,7 +151,11 @@ describe('a standalone app', () => {
           });
         });
       }
-      for (const code of ['P2024', 'P2028']) {
+      // The SQL client's own: no connection of the pool came free in time.
+      app.get('/api/busy-pool', async () => {
+        throw new DatabaseBusyError(new Error('timeout exceeded when trying to connect'));
+      });
+      for (const code of ['P2024', 'P2028', 'pool']) {
         const response = await app.inject({ method: 'GET', url: `/api/busy-${code}` });
         expect(response.statusCode).toBe(503);
         expect(response.headers['retry-after']).toBe('2');

@@ -45,6 +45,11 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** How long a query or transaction waits for a free connection of the pool. */
+const CONNECTION_WAIT_MS = 60_000;
+/** How long a connection may sit inside a transaction without a statement before the server ends it. */
+const IDLE_IN_TRANSACTION_MS = 60_000;
+
 /** Migrates over one dedicated connection: the advisory lock and the transactions are per session. */
 export async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -69,7 +74,15 @@ export async function openPglite(dataDir: string = defaultDataDir): Promise<PGli
 export async function createDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.databaseUrl) {
     if (options.migrate !== false) await migratePostgres(options.databaseUrl);
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // Under a burst, work queues for a connection rather than fails, but not for ever: past this
+      // the caller gets DatabaseBusyError (a 503 the client may retry).
+      connectionTimeoutMillis: CONNECTION_WAIT_MS,
+      // A transaction left open by a stuck caller cannot hold its row locks for ever.
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    });
     // An idle connection that the server ends (a restart, a failover, a dropped test database)
     // emits 'error' on the pool; unheard, that event would end the process. The pool drops the
     // connection and the next query opens a new one, so there is nothing else to do here.

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from './database.ts';
 import { Prisma } from './generated/client.ts';
-import { isUniqueViolation, prismaQueryable, type Queryable, sqlOf } from './sql-client.ts';
+import {
+  DatabaseBusyError,
+  isDatabaseBusy,
+  isUniqueViolation,
+  pgSqlClient,
+  prismaQueryable,
+  type Queryable,
+  sqlOf,
+} from './sql-client.ts';
 import { createTestDatabase } from './testing.ts';
 
 interface Row {
@@ -102,5 +111,40 @@ describe.each(kinds)('the SQL client on %s', (_kind, open) => {
     expect(row?.createdAt).toBeInstanceOf(Date);
     const failure = await insertUser(prismaQueryable(db.prisma), id).catch((error: unknown) => error);
     expect(isUniqueViolation(failure)).toBe(true);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('the SQL client on a pool with no connection to spare', () => {
+  it('gives up waiting after the pool’s connectionTimeoutMillis with DatabaseBusyError, and goes on after', async () => {
+    const db = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: db.url, max: 1, connectionTimeoutMillis: 200 });
+    const sql = pgSqlClient(pool);
+    try {
+      let release = () => {};
+      const held = sql.transaction(
+        () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+          }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const waiting of [
+        sql.query(Prisma.sql`SELECT 1`),
+        sql.transaction((tx) => tx.query(Prisma.sql`SELECT 1`)),
+      ]) {
+        const error = await waiting.then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(error).toBeInstanceOf(DatabaseBusyError);
+        expect(isDatabaseBusy(error)).toBe(true);
+      }
+      release();
+      await held;
+      expect(await sql.query(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+      await db.cleanup();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { Prisma, PrismaClient } from './generated/client.ts';
+import { Prisma, type PrismaClient } from './generated/client.ts';
 
 /**
  * Hand-written SQL straight on the driver, for the checkout's hot paths. Prisma's query builder and
@@ -21,10 +21,34 @@ export interface Queryable {
 export interface SqlClient extends Queryable {
   /**
    * Runs `work` in one transaction on one connection: committed when it returns, rolled back when
-   * it throws. Waits for a free connection as long as it takes, like a queue.
+   * it throws. Waits for a free connection as long as the pool's connectionTimeoutMillis (then
+   * DatabaseBusyError), like a queue.
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
 }
+
+/** The database was too busy to answer now: from the SQL client, or Prisma's P2024 and P2028. */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (error instanceof DatabaseBusyError) return true;
+  return error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2024' || error.code === 'P2028');
+}
+
+/**
+ * No connection of the pool came free in time: the database is too busy now. Nothing was sent, so
+ * the same request may be tried again (the API answers 503 with Retry-After).
+ */
+export class DatabaseBusyError extends Error {
+  constructor(cause: unknown) {
+    super('no database connection came free in time', { cause });
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/** node-postgres's pool gives up waiting for a connection after its connectionTimeoutMillis. */
+const busy = (error: unknown) =>
+  error instanceof Error && error.message === 'timeout exceeded when trying to connect'
+    ? new DatabaseBusyError(error)
+    : error;
 
 /**
  * At most this many distinct statements are prepared on each connection. The statements come from
@@ -48,18 +72,27 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
     }
     return name === undefined ? { text, values } : { name, text, values };
   };
+  const run = async (client: pg.Pool | pg.PoolClient, statement: Prisma.Sql) => {
+    try {
+      return await client.query(prepared(statement));
+    } catch (error) {
+      throw busy(error);
+    }
+  };
   const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(statement: Prisma.Sql) {
-      return (await client.query(prepared(statement))).rows as T[];
+      return (await run(client, statement)).rows as T[];
     },
     async execute(statement: Prisma.Sql) {
-      return (await client.query(prepared(statement))).rowCount ?? 0;
+      return (await run(client, statement)).rowCount ?? 0;
     },
   });
   return {
     ...on(pool),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw busy(error);
+      });
       // A connection whose ROLLBACK failed is in an unknown state: the pool closes it.
       let broken: Error | undefined;
       try {

@@ -1,6 +1,6 @@
 import { ErrorKeys, ErrorTexts, isErrorKey, type ValidationErrorBody } from '@store/contract';
 import { AppError, PaymentProviderUnavailableError, UnauthorizedError, ValidationError } from '@store/core';
-import { Prisma } from '@store/db';
+import { isDatabaseBusy } from '@store/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -31,15 +31,11 @@ function keyForIssue(keyword: string, message: string, params: Record<string, un
 }
 
 /**
- * Prisma's codes for "the database is too busy now": no connection came free in time (P2024), or a
- * transaction could not start or ran out of time and was rolled back (P2028). Nothing was written,
- * so the client may send the same request again.
+ * "The database is too busy now" (isDatabaseBusy): no connection came free in time, or a Prisma
+ * transaction could not start or ran out of time and was rolled back. Nothing was written, so the
+ * client may send the same request again.
  */
-const BUSY_DATABASE_CODES = new Set(['P2024', 'P2028']);
 const BUSY_RETRY_AFTER_SECONDS = 2;
-
-const isBusyDatabase = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && BUSY_DATABASE_CODES.has(error.code);
 
 /** The part of the request a schema checked, by Fastify's name for it. */
 function validated(request: FastifyRequest, context: string | undefined): unknown {
@@ -127,7 +123,7 @@ export default fp(async function errorHandler(app: FastifyInstance) {
       request.log.warn({ err: error }, 'payment provider unavailable');
       return reply.code(503).send({ message: 'The payment provider cannot be reached now. Please try again.' });
     }
-    if (isBusyDatabase(error)) {
+    if (isDatabaseBusy(error)) {
       request.log.warn({ err: error }, 'database busy');
       return reply
         .code(503)
