@@ -42,13 +42,14 @@ export async function checkSession(
   if (!UUID.test(claims.sessionId) || !UUID.test(claims.userId)) throw new UnauthorizedError();
   // Every authenticated request comes here: one prepared read by primary key on the driver, a
   // fraction of what the query builder's findUnique costs (bench/checkout).
-  const [session] = await sqlOf(db).query<{ lastSeenAt: Date }>(Prisma.sql`
+  const sql = sqlOf(db);
+  const [session] = await sql.query<{ lastSeenAt: Date }>(Prisma.sql`
     SELECT last_seen_at AS "lastSeenAt" FROM sessions
     WHERE id = ${claims.sessionId}::uuid AND user_id = ${claims.userId}::uuid
       AND revoked_at IS NULL AND expires_at > ${now}`);
   if (!session) throw new UnauthorizedError();
   if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
-    await sqlOf(db).execute(Prisma.sql`
+    await sql.execute(Prisma.sql`
       UPDATE sessions SET last_seen_at = ${now}
       WHERE id = ${claims.sessionId}::uuid AND last_seen_at = ${session.lastSeenAt}`);
   }

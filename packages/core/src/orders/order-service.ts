@@ -206,13 +206,13 @@ export function createOrderService({
    * `free` allows an order whose subtotal is zero (it must be completed in the same transaction).
    */
   async function placeOrder(
-    db: Queryable,
+    on: Queryable,
     { userId, type, free }: { userId: string; type: 'PURCHASE' | 'SPENDING'; free: boolean },
   ) {
     const orderId = randomUUID();
     const createdAt = clock();
     const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
-    const rows = await db.query<BasketLineRow & { orderId: string | null; balanceMinor: number }>(Prisma.sql`
+    const rows = await on.query<BasketLineRow & { orderId: string | null; balanceMinor: number }>(Prisma.sql`
       WITH customer AS (
         SELECT id, balance_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
       ), basket AS (

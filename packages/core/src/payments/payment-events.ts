@@ -338,9 +338,9 @@ export function createPaymentEventProcessor({
     if (startedByStore && clock().getTime() - receivedAt.getTime() < adoptAfterMs) {
       throw new PaymentNotYetKnownError(event.providerPaymentId);
     }
-    const waiting = found;
-    // Adopted: its provider id (still null here) is written with the event's update of the payment.
-    if (waiting) return waiting;
+    // A waiting one is adopted: its provider id (still null here) is written with the event's update
+    // of the payment (or by setAside, when the event is not applied).
+    if (found) return found;
     const [created] = await tx.query<PaymentRow>(Prisma.sql`
       INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, provider_payment_id, updated_at)
       VALUES (${randomUUID()}::uuid, ${event.orderId}::uuid, ${provider}, ${method}::payment_method,

@@ -65,9 +65,9 @@ interface ReceiptSource {
   lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
 }
 
-/** Reads a ReceiptSource (with `more` columns); the tail of a statement, after its CTEs. */
-const RECEIPT_SOURCE = (orderId: string, userId: Prisma.Sql, more: Prisma.Sql = Prisma.sql`NULL`) => Prisma.sql`
-  SELECT ${more} AS opened, u.email,
+/** Reads a ReceiptSource: a statement, or a subquery of one. */
+const RECEIPT_SOURCE = (orderId: string, userId: Prisma.Sql) => Prisma.sql`
+  SELECT u.email,
          (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
                                             'unitPriceMinor', ol.unit_price_minor, 'discountMinor', ol.discount_minor)
                           ORDER BY ol.product_id, ol.id)
@@ -230,8 +230,8 @@ export function createPaymentService({
     const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
     // Under the order's lock, while it waits for its payment: the record, the order's move to
     // PENDING (its state machine's statement) and the receipt's source, in one statement.
-    const open = async (db: Queryable) => {
-      const [opened] = await db.query<ReceiptSource & { opened: boolean }>(Prisma.sql`
+    const open = async (on: Queryable) => {
+      const [opened] = await on.query<ReceiptSource & { opened: boolean }>(Prisma.sql`
         WITH target AS (
           SELECT id, user_id, status, total_minor, currency FROM orders WHERE id = ${order.id}::uuid
           FOR NO KEY UPDATE
@@ -241,9 +241,10 @@ export function createPaymentService({
           FROM target t WHERE t.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])
           RETURNING id
         ), moved AS (${transitionStatement([order.id], 'PENDING')})
-        ${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`, Prisma.sql`EXISTS (SELECT 1 FROM opened)`)}`);
+        SELECT EXISTS (SELECT 1 FROM opened) AS opened, receipt.*
+        FROM (${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`)}) AS receipt`);
       if (!opened?.opened) throw notPayable();
-      return { id, receipt: opened };
+      return { id, receipt: { email: opened.email, lines: opened.lines } };
     };
     // A new attempt with nothing to check first is that one statement; a repeated one (its token)
     // and a card attempt look at the order's payments under the lock first.
