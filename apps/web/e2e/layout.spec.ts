@@ -152,6 +152,27 @@ async function problems(page: Page): Promise<string[]> {
       }
     }
 
+    // The cards of a row line up their names and their buttons, whatever wraps on one of them.
+    const rows = new Map<number, Array<{ card: HTMLElement; name: number; buttons: number }>>();
+    for (const card of document.querySelectorAll<HTMLElement>('[data-testid="product-card"]')) {
+      const name = card.querySelector('h2, h3');
+      const buttons = card.querySelector('button');
+      if (!card.checkVisibility() || !name || !buttons) continue;
+      const top = Math.round(card.getBoundingClientRect().top);
+      const row = rows.get(top) ?? [];
+      row.push({ card, name: name.getBoundingClientRect().top, buttons: buttons.getBoundingClientRect().bottom });
+      rows.set(top, row);
+    }
+    for (const row of rows.values()) {
+      const [first, ...rest] = row;
+      for (const other of rest) {
+        if (!first) break;
+        if (Math.abs(other.name - first.name) > 1 || Math.abs(other.buttons - first.buttons) > 1) {
+          found.push(`cards of a row out of line: ${named(first.card)} and ${named(other.card)}`);
+        }
+      }
+    }
+
     const { rules, verdicts } = (window as unknown as { layoutCheck: Installed }).layoutCheck;
     const { language } = rules;
     const foreignText = new RegExp(rules.foreign, 'u');
