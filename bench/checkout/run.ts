@@ -1,6 +1,6 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dropTestQueue, signCallback } from '@store/core/testing';
 import { createCodeCipher, createDatabase } from '@store/db';
@@ -229,11 +229,31 @@ async function databaseBackends(): Promise<number[]> {
 }
 
 /**
+ * The Redis server on this machine, when there is one (its CPU is the store's: the baseline uses no
+ * Redis); found by name in /proc, undefined when Redis runs elsewhere or this is not Linux.
+ */
+function localRedisServer(): { pid?: number } {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'redis-server') return { pid: Number(entry) };
+      } catch {
+        // A process that ended while the list was read.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return {};
+}
+
+/**
  * CPU per checkout of each process of a side, measured over its run: a figure the machine's other
  * load hardly moves, unlike latencies, which on a shared two-core machine mostly measure the queue
  * for the CPU. PostgreSQL's share counts the backends open at the start and the end of the run.
  */
-async function cpuMeter(processes: Record<string, ChildProcess>) {
+async function cpuMeter(processes: Record<string, { pid?: number | undefined }>) {
   const before = new Map<string, number>();
   for (const [name, child] of Object.entries(processes)) before.set(name, cpuMsOf(child.pid));
   const driverBefore = process.cpuUsage();
@@ -436,7 +456,7 @@ async function main() {
   let storeMeter: ReturnType<typeof cpuMeter> | undefined;
   const storeTimings = await drive(storeSide, customers.store, () => {
     started = performance.now();
-    storeMeter = cpuMeter({ api: store, worker });
+    storeMeter = cpuMeter({ api: store, worker, redis: localRedisServer() });
   });
   const storeSeconds = (performance.now() - started) / 1000;
   const storeCpu = await (await (storeMeter as ReturnType<typeof cpuMeter>))(Math.max(1, storeTimings.visible.length));
@@ -463,7 +483,7 @@ async function main() {
   let baselineMeter: ReturnType<typeof cpuMeter> | undefined;
   const baselineTimings = await drive(baselineSide, customers.baseline, () => {
     baselineStarted = performance.now();
-    baselineMeter = cpuMeter({ api: baseline });
+    baselineMeter = cpuMeter({ api: baseline, redis: localRedisServer() });
   });
   const baselineSeconds = (performance.now() - baselineStarted) / 1000;
   const baselineCpu = await (await (baselineMeter as ReturnType<typeof cpuMeter>))(
@@ -516,15 +536,17 @@ async function main() {
   }
   console.log('\nSaturated: CPU per checkout\n');
   // The driver shares the machine with what it measures; its own CPU is shown apart, out of the total.
-  console.log('| CPU ms per checkout | API process | worker process | PostgreSQL | total | the driver, apart |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '| CPU ms per checkout | API process | worker process | PostgreSQL | Redis | total | the driver, apart |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [name, { driver = 0, ...cpu }] of [
     ['store', storeCpu],
     ['baseline', baselineCpu],
   ] as const) {
     const total = Object.values(cpu).reduce((sum, value) => sum + value, 0);
     console.log(
-      `| ${name} | ${ms(cpu.api ?? 0)} | ${cpu.worker === undefined ? '-' : ms(cpu.worker)} | ${ms(cpu.postgresql ?? 0)} | ${ms(total)} | ${ms(driver)} |`,
+      `| ${name} | ${ms(cpu.api ?? 0)} | ${cpu.worker === undefined ? '-' : ms(cpu.worker)} | ${ms(cpu.postgresql ?? 0)} | ${ms(cpu.redis ?? 0)} | ${ms(total)} | ${ms(driver)} |`,
     );
   }
   for (const [name, timings] of [
