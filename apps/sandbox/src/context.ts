@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { cardBrand, isExpired, scenarioFor } from './cards.ts';
 import { JSON_HEADERS, newNonce, page, pageHeaders, type SafeHtml } from './html.ts';
+import { type Language, type Locale, localeOf, negotiateLanguage } from './i18n.ts';
 import type { Currency } from './money.ts';
 import { DEFAULT_MERCHANT, DEFAULT_PAYMENT_TTL_MS, type MerchantProfile, type SandboxOptions } from './options.ts';
 import { newId, PaymentBook, type SandboxPayment } from './payments.ts';
@@ -18,6 +19,8 @@ export interface WidgetSession {
   currency: Currency;
   description: string;
   email: string;
+  /** The widget request's language (or the opening page's): the frame's pages use it. */
+  language: Language | null;
   createdAt: Date;
 }
 
@@ -194,12 +197,34 @@ export class SandboxContext {
     return session;
   }
 
-  sendPage(reply: FastifyReply, status: number, title: string, body: SafeHtml, options: PageSendOptions = {}) {
+  /**
+   * The language of a page for this request: the payment's own when it has one, else the page's
+   * `lang` parameter, else the browser's Accept-Language, else English.
+   */
+  locale(request: FastifyRequest, paymentLanguage?: Language | null): Locale {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const { language, source } = negotiateLanguage({
+      payment: paymentLanguage,
+      query: query.lang,
+      acceptLanguage: request.headers['accept-language'],
+    });
+    return localeOf(language, source);
+  }
+
+  sendPage(
+    reply: FastifyReply,
+    locale: Locale,
+    status: number,
+    title: string,
+    body: SafeHtml,
+    options: PageSendOptions = {},
+  ) {
     const nonce = newNonce();
     return reply
       .code(status)
       .headers(pageHeaders(nonce, this.storeOrigins, options.framable ?? false))
-      .send(page({ title, nonce, body, script: options.script }));
+      .header('content-language', locale.language)
+      .send(page({ title, nonce, body, script: options.script, locale }));
   }
 
   sendJson(reply: FastifyReply, status: number, body: unknown) {

@@ -5,6 +5,8 @@ import {
   buildSandbox,
   firstForm,
   form,
+  heading,
+  htmlLang,
   pathOf,
   type Receiver,
   STORE_ORIGIN,
@@ -54,7 +56,7 @@ describe('hosted page: the signed Request', () => {
     expect(opened.statusCode).toBe(303);
     const page = await sandbox.app.inject({ method: 'GET', url: pathOf(String(opened.headers.location)) });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('150.00 RUB');
+    expect(page.body).toContain('RUB\u00a0150.00');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
 
     const card = firstForm(page.body);
@@ -155,5 +157,116 @@ describe('hosted page: the signed Request', () => {
       headers: { authorization: `Bearer ${API_KEY}` },
     });
     expect(status.json().payments).toMatchObject([{ status: 'failed', failure_reason: 'card_declined' }]);
+  });
+});
+
+describe('hosted page: the language', () => {
+  /** The signed request with a `language` added after signing: it is not one of the signed fields. */
+  const withLanguage = (encoded: string, language: unknown) =>
+    Buffer.from(JSON.stringify({ ...decode(encoded), language })).toString('base64');
+
+  const open = async (language?: unknown, headers: Record<string, string> = {}) => {
+    const encoded = encodeHostedPageRequest(request(), API_KEY);
+    const opened = await sandbox.app.inject({
+      method: 'POST',
+      url: '/sandbox/hosted',
+      ...form({ Request: language === undefined ? encoded : withLanguage(encoded, language) }, headers),
+    });
+    expect(opened.statusCode).toBe(303);
+    return String(opened.headers.location);
+  };
+  const show = (url: string, headers: Record<string, string> = {}) =>
+    sandbox.app.inject({ method: 'GET', url: pathOf(url), headers });
+
+  it('takes the request’s language, unsigned, and shows no English in the card form', async () => {
+    const url = await open('pt');
+    const page = await show(url, { 'accept-language': 'en' });
+    expect(htmlLang(page.body)).toBe('pt-BR');
+    expect(heading(page.body)).toBe('Pagar com cartão');
+    for (const text of ['Número do cartão', 'Validade (MM/AA)', 'Pagar RUB\u00a0150,00', 'Pedido order-']) {
+      expect(page.body).toContain(text);
+    }
+    for (const english of ['Card number', 'Expiry', 'Pay', 'Test cards', 'Order order-', '150.00']) {
+      expect(page.body).not.toContain(english);
+    }
+    const refused = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(firstForm(page.body).action),
+      ...form({ card_number: '4242 4242 4242 4241', expiry: '12/39', cvc: '123' }),
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(htmlLang(refused.body)).toBe('pt-BR');
+    expect(refused.body).toContain('Informe um número de cartão válido.');
+  });
+
+  it('keeps the request’s language on the 3-D Secure check', async () => {
+    const url = await open('RU');
+    const paid = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(url),
+      ...form({ card_number: '4000 0000 0000 3220', expiry: '12/39', cvc: '123' }),
+    });
+    expect(paid.statusCode).toBe(303);
+    const check = await show(String(paid.headers.location), { 'accept-language': 'hi' });
+    expect(htmlLang(check.body)).toBe('ru');
+    expect(heading(check.body)).toBe('Проверка 3-D Secure');
+    expect(check.body).toContain('Пройти проверку');
+    // The hosted page itself, opened again while the check waits.
+    const waiting = await show(url);
+    expect(heading(waiting.body)).toBe('Ожидается проверка 3-D Secure');
+  });
+
+  it('ignores a language it does not speak instead of refusing the request', async () => {
+    for (const language of ['de', 'pt-PT', 7, { code: 'ru' }]) {
+      const page = await show(await open(language), { 'accept-language': 'hi-IN' });
+      expect(page.statusCode, JSON.stringify(language)).toBe(200);
+      expect(htmlLang(page.body)).toBe('hi');
+    }
+  });
+
+  it('prefers the request’s language to lang, lang to Accept-Language, and that to English', async () => {
+    const withField = await open('hi');
+    expect(htmlLang((await show(`${withField}?lang=ru`, { 'accept-language': 'pt' })).body)).toBe('hi');
+
+    const url = await open();
+    const ru = await show(`${url}?lang=ru`, { 'accept-language': 'pt' });
+    expect(htmlLang(ru.body)).toBe('ru');
+    // The form posts back with the language it was asked for.
+    expect(new URL(firstForm(ru.body).action).searchParams.get('lang')).toBe('ru');
+    expect(htmlLang((await show(url, { 'accept-language': 'fr;q=0.9, pt-PT;q=0.5, en;q=0.4' })).body)).toBe('pt-BR');
+    expect(htmlLang((await show(url, { 'accept-language': 'en;q=0.2, hi-IN;q=0.3' })).body)).toBe('hi');
+    const english = await show(url);
+    expect(htmlLang(english.body)).toBe('en');
+    expect(heading(english.body)).toBe('Pay by card');
+  });
+
+  it('carries lang from the store’s form post on to the card form', async () => {
+    const opened = await sandbox.app.inject({
+      method: 'POST',
+      url: '/sandbox/hosted?lang=hi',
+      ...form({ Request: encodeHostedPageRequest(request(), API_KEY) }),
+    });
+    expect(opened.statusCode).toBe(303);
+    const page = await show(String(opened.headers.location));
+    expect(htmlLang(page.body)).toBe('hi');
+    expect(page.body).toContain('कार्ड नंबर');
+  });
+
+  it('refuses a bad signature in the request’s language, and still refuses it', async () => {
+    const signed = decode(encodeHostedPageRequest(request(), API_KEY));
+    const tampered = Buffer.from(JSON.stringify({ ...signed, order_id: 'another', language: 'ru' })).toString('base64');
+    const response = await post(tampered);
+    expect(response.statusCode).toBe(403);
+    expect(htmlLang(response.body)).toBe('ru');
+    expect(response.body).toContain('Подпись запроса недействительна.');
+    // Without one, in the browser's.
+    const unreadable = await sandbox.app.inject({
+      method: 'POST',
+      url: '/sandbox/hosted',
+      ...form({ Request: 'not base64 json' }, { 'accept-language': 'pt-BR' }),
+    });
+    expect(unreadable.statusCode).toBe(422);
+    expect(htmlLang(unreadable.body)).toBe('pt-BR');
+    expect(unreadable.body).toContain('Não foi possível ler a solicitação de pagamento.');
   });
 });

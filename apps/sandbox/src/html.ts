@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Locale } from './i18n.ts';
 
 /** Markup that is already safe: produced by `html` or `raw`, never by string concatenation. */
 export class SafeHtml {
@@ -84,22 +85,24 @@ export interface PageOptions {
   body: SafeHtml;
   /** Inline script source; runs under the page's nonce. */
   script?: SafeHtml;
+  /** The page's language: its `lang`, and the texts of the frame round the body. */
+  locale: Locale;
 }
 
-export function page({ title, nonce, body, script }: PageOptions): string {
+export function page({ title, nonce, body, script, locale }: PageOptions): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${locale.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${title} · Sandbox payments</title>
+<title>${title} · ${locale.t.titleSuffix}</title>
 <style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
 </head>
 <body>
 <main>
 <div class="card">
-<span class="badge">SANDBOX · TEST MODE</span>
+<span class="badge">${locale.t.badge}</span>
 ${body}
 </div>
 </main>

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Language } from './i18n.ts';
 import type { Currency } from './money.ts';
 
 export type PaymentMethod = 'widget' | 'hosted_page' | 'card' | 'qr' | 'upi';
@@ -56,6 +57,8 @@ export interface SandboxPayment {
   widgetSessionId: string | null;
   qr: { scheme: 'pix' | 'sbp'; payload: string; image: string; payLink: string; expiresAt: Date } | null;
   upi: { successUrl: string; declineUrl: string; cancelUrl: string; intent: string; image: string } | null;
+  /** The shopper's language as the payment's request named it: every later page of the payment uses it. */
+  language: Language | null;
   refunds: Refund[];
 }
 
@@ -111,7 +114,7 @@ export type NewPayment = Pick<
   SandboxPayment,
   'orderId' | 'method' | 'channel' | 'amountMinor' | 'currency' | 'description' | 'callbackUrl' | 'returnUrl'
 > &
-  Partial<Pick<SandboxPayment, 'card' | 'threeDs' | 'widgetSessionId' | 'qr' | 'upi'>>;
+  Partial<Pick<SandboxPayment, 'card' | 'threeDs' | 'widgetSessionId' | 'qr' | 'upi' | 'language'>>;
 
 /**
  * The sandbox's payments, in memory: a restart forgets them (the sandbox is for development and
@@ -139,6 +142,7 @@ export class PaymentBook {
       widgetSessionId: null,
       qr: null,
       upi: null,
+      language: null,
       version: 1,
       createdAt: now,
       updatedAt: now,

@@ -35,6 +35,24 @@ describe('the plugin', () => {
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
+  it('answers a missing page in the browser’s language, or the one lang asks for', async () => {
+    const ru = await sandbox.app.inject({
+      method: 'GET',
+      url: '/sandbox/no-such-page',
+      headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' },
+    });
+    expect(ru.statusCode).toBe(404);
+    expect(ru.body).toContain('<html lang="ru">');
+    expect(ru.body).toContain('Такой страницы в песочнице нет.');
+    const hi = await sandbox.app.inject({
+      method: 'GET',
+      url: '/sandbox/no-such-page?lang=hi',
+      headers: { 'accept-language': 'ru' },
+    });
+    expect(hi.body).toContain('<html lang="hi">');
+    expect(hi.headers['content-language']).toBe('hi');
+  });
+
   it('escapes what it shows', async () => {
     const response = await sandbox.app.inject({
       method: 'POST',

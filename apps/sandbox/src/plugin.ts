@@ -45,14 +45,33 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxOption
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'sandbox failed');
-    const message = status === 500 ? 'The sandbox failed; see its log.' : error.message;
-    if (wantsJson(request)) return ctx.sendJson(reply, status, { message });
-    return ctx.sendPage(reply, status, 'Error', errorPage('Something went wrong', message));
+    if (wantsJson(request)) {
+      return ctx.sendJson(reply, status, {
+        message: status === 500 ? 'The sandbox failed; see its log.' : error.message,
+      });
+    }
+    // A browser gets the error in its language; Fastify's own (English) message is for programs.
+    const locale = ctx.locale(request);
+    const { t } = locale;
+    return ctx.sendPage(
+      reply,
+      locale,
+      status,
+      t.errorTitle,
+      errorPage(t.errorHeading, status === 500 ? t.errorServer : t.errorRequest),
+    );
   });
 
   app.setNotFoundHandler((request, reply) => {
     if (wantsJson(request)) return ctx.sendJson(reply, 404, { message: 'Not found.' });
-    return ctx.sendPage(reply, 404, 'Not found', errorPage('Not found', 'There is no such sandbox page.'));
+    const locale = ctx.locale(request);
+    return ctx.sendPage(
+      reply,
+      locale,
+      404,
+      locale.t.notFoundTitle,
+      errorPage(locale.t.notFoundTitle, locale.t.noSuchPage),
+    );
   });
 
   apiRoutes(app, ctx);

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MERCHANT } from './options.ts';
 import {
   buildSandbox,
+  createViaApi,
   form,
+  heading,
+  htmlLang,
   PUBLIC_URL,
   pathOf,
   providerFor,
@@ -192,3 +195,91 @@ describe('expiry', () => {
     }
   });
 });
+
+describe('the pay link: the language', () => {
+  async function createPix(extra: Record<string, unknown> = {}) {
+    const created = await createViaApi(sandbox, {
+      method: 'qr',
+      scheme: 'pix',
+      order_id: `order-q${++key}`,
+      amount_minor: 12_345,
+      currency: 'BRL',
+      description: 'Steam gift card',
+      callback_url: receiver.url,
+      return_url: `${STORE_ORIGIN}/?paymentConfirmOrder=order-q${key}`,
+      ...extra,
+    });
+    expect(created.statusCode).toBe(201);
+    return pathOf(created.json().next_action.pay_link);
+  }
+  const open = (url: string, headers: Record<string, string> = {}) =>
+    sandbox.app.inject({ method: 'GET', url, headers });
+
+  it('shows the confirm page and its answer in the payment’s language', async () => {
+    const link = await createPix({ language: 'pt-BR' });
+    const page = await open(`${link}?lang=ru`, { 'accept-language': 'hi' });
+    expect(htmlLang(page.body)).toBe('pt-BR');
+    expect(heading(page.body)).toBe('Pagar com PIX');
+    for (const text of [
+      'R$\u00a0123,45',
+      'Código PIX copia e cola:',
+      'Confirmar o pagamento',
+      'alt="QR code do pagamento"',
+    ]) {
+      expect(page.body).toContain(text);
+    }
+    // The amount as Brazil writes it (the PIX code itself keeps its own "123.45").
+    expect(page.body).toContain('<p class="amount">R$\u00a0123,45</p>');
+    for (const english of ['Pay with PIX', 'Confirm the payment', 'Refuse', 'This page stands in']) {
+      expect(page.body).not.toContain(english);
+    }
+    const confirmed = await sandbox.app.inject({ method: 'POST', url: link, ...form({ decision: 'confirm' }) });
+    expect(htmlLang(confirmed.body)).toBe('pt-BR');
+    expect(heading(confirmed.body)).toBe('Pagamento confirmado');
+    expect(confirmed.body).toContain('Voltar para a loja');
+  });
+
+  it('without one, takes lang, then Accept-Language, then English', async () => {
+    const link = await createPix();
+    const ru = await open(`${link}?lang=ru`, { 'accept-language': 'hi' });
+    expect(htmlLang(ru.body)).toBe('ru');
+    expect(ru.body).toContain('Подтвердить платёж');
+    expect(ru.body).toContain('123,45\u00a0R$');
+    expect(new URL(firstAction(ru.body)).searchParams.get('lang')).toBe('ru');
+    const hi = await open(link, { 'accept-language': 'de;q=1, hi-IN;q=0.9, ru;q=0.8' });
+    expect(htmlLang(hi.body)).toBe('hi');
+    expect(hi.body).toContain('भुगतान की पुष्टि करें');
+    const en = await open(link, { 'accept-language': 'de' });
+    expect(htmlLang(en.body)).toBe('en');
+    expect(en.body).toContain('Confirm the payment');
+  });
+
+  it('names SBP to a Russian reader, and refuses a bad answer in the page’s language', async () => {
+    const created = await createViaApi(sandbox, {
+      method: 'qr',
+      scheme: 'sbp',
+      order_id: `order-q${++key}`,
+      amount_minor: 50_000,
+      currency: 'RUB',
+      description: 'Top-up',
+      callback_url: receiver.url,
+      language: 'ru',
+    });
+    const link = pathOf(created.json().next_action.pay_link);
+    const page = await open(link);
+    expect(heading(page.body)).toBe('Оплата через СБП');
+    expect(page.body).toContain('500,00\u00a0₽');
+    const refused = await sandbox.app.inject({ method: 'POST', url: link, ...form({ decision: 'maybe' }) });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Подтвердите или отклоните платёж.');
+  });
+
+  it('takes a payment whose language it does not speak', async () => {
+    const link = await createPix({ language: 'es' });
+    expect(htmlLang((await open(link, { 'accept-language': 'pt-BR' })).body)).toBe('pt-BR');
+  });
+});
+
+function firstAction(html: string): string {
+  return /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? '';
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cardDigits, passesLuhn } from './cards.ts';
+import { normaliseLanguage } from './i18n.ts';
 import { AMOUNT_MAX_MINOR, CURRENCIES, DECIMAL_AMOUNT_PATTERN, decimalStringToMinor } from './money.ts';
 import { isOnOrigins } from './redirects.ts';
 
@@ -15,6 +16,15 @@ export const OrderId = z
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2_048);
 
 const Decimal = z.string().regex(DECIMAL_AMOUNT_PATTERN);
+
+/**
+ * The shopper's language for the provider's pages: pt-BR, en, ru or hi in any case, or a plain pt.
+ * Any other value is dropped, not refused: the pages then fall back to the browser's languages.
+ */
+export const LanguageField = z
+  .unknown()
+  .transform((value) => normaliseLanguage(value))
+  .optional();
 
 /** A card as the card API and the card forms take it; the number may keep the mask's spaces. */
 export const CardNumber = z
@@ -43,6 +53,7 @@ export const WidgetRequestSchema = z
     amount: Decimal,
     currency: z.enum(CURRENCIES),
     description: z.string().trim().min(1).max(256),
+    language: LanguageField,
     receipt: z.object({
       email: z.email().max(128),
       items: z
@@ -91,6 +102,7 @@ export function createPaymentSchema(origins: readonly string[]) {
     currency: z.enum(CURRENCIES),
     description: z.string().trim().min(1).max(256),
     callback_url: HttpUrl,
+    language: LanguageField,
   };
   return z.discriminatedUnion('method', [
     z.object({

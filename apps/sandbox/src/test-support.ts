@@ -130,14 +130,34 @@ export function decodeEntities(text: string): string {
     .replaceAll('&amp;', '&');
 }
 
+/** The `lang` of a page's `<html>`. */
+export function htmlLang(html: string): string | undefined {
+  return /<html lang="([^"]*)">/.exec(html)?.[1];
+}
+
+/** The text of a page's first `<h1>`. */
+export function heading(html: string): string | undefined {
+  return /<h1>([\s\S]*?)<\/h1>/.exec(html)?.[1];
+}
+
+/** POST /api/v1/payments as the store's server calls it, for fields the store's adapter does not send. */
+export function createViaApi(sandbox: TestSandbox, body: Record<string, unknown>) {
+  return sandbox.app.inject({
+    method: 'POST',
+    url: '/sandbox/api/v1/payments',
+    headers: { authorization: `Bearer ${API_KEY}` },
+    payload: body,
+  });
+}
+
 /** The path of an absolute sandbox URL, for `inject`. */
 export function pathOf(url: string): string {
   const parsed = new URL(url);
   return parsed.pathname + parsed.search;
 }
 
-export const form = (fields: Record<string, string>) => ({
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+export const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
   payload: new URLSearchParams(fields).toString(),
 });
 

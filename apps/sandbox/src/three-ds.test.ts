@@ -1,8 +1,11 @@
 import type { CardOutcome, PaymentProvider } from '@store/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createViaApi,
   firstForm,
   form,
+  heading,
+  htmlLang,
   PUBLIC_URL,
   pathOf,
   type Receiver,
@@ -175,5 +178,97 @@ describe('3DS_REDIRECT', () => {
     });
     expect(post.statusCode).toBe(422);
     expect((await provider.getPayment(payment.providerPaymentId)).status).toBe('pending');
+  });
+});
+
+/** The card API's answer for a challenge: `3ds` (acs_url, pa_req, md, term_url) or `3ds_redirect` (url, params). */
+interface NextAction {
+  url: string;
+  params: Record<string, string>;
+  acs_url: string;
+  pa_req: string;
+  md: string;
+  term_url: string;
+}
+
+describe('3-D Secure: the language', () => {
+  /** A card payment by the server API, with the fields the store's adapter does not send. */
+  async function challenge(number: string, extra: Record<string, unknown> = {}) {
+    order += 1;
+    const created = await createViaApi(sandbox, {
+      method: 'card',
+      order_id: `order-${order}`,
+      amount_minor: 9_900,
+      currency: 'BRL',
+      description: 'Top-up',
+      callback_url: receiver.url,
+      return_url: `${STORE_ORIGIN}/?paymentConfirmOrder=order-${order}`,
+      card: { number, exp_month: 12, exp_year: 2099, cvc: '123' },
+      browser: { ip: '203.0.113.7' },
+      ...extra,
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json().next_action as NextAction;
+  }
+  const challengeUrl = (action: NextAction, lang?: string) =>
+    `${pathOf(action.url)}?${new URLSearchParams({ ...action.params, ...(lang ? { lang } : {}) })}`;
+  const open = (url: string, headers: Record<string, string> = {}) =>
+    sandbox.app.inject({ method: 'GET', url, headers });
+
+  it('shows the challenge in the payment’s language, whatever lang and the browser say', async () => {
+    const action = await challenge('4000002760003184', { language: 'hi' });
+    const page = await open(challengeUrl(action, 'ru'), { 'accept-language': 'pt-BR' });
+    expect(page.statusCode).toBe(200);
+    expect(htmlLang(page.body)).toBe('hi');
+    expect(heading(page.body)).toBe('3-D Secure जाँच');
+    expect(page.body).toContain('जाँच पास करें');
+    expect(page.body).toContain('R$99.00');
+  });
+
+  it('without one, takes lang, then Accept-Language, then English', async () => {
+    const action = await challenge('4000002760003184');
+    const ru = await open(challengeUrl(action, 'ru'), { 'accept-language': 'pt-BR' });
+    expect(htmlLang(ru.body)).toBe('ru');
+    expect(ru.body).toContain('Пройти проверку');
+    expect(new URL(firstForm(ru.body).action).searchParams.get('lang')).toBe('ru');
+    const pt = await open(challengeUrl(action), { 'accept-language': 'pt-PT,pt;q=0.9' });
+    expect(htmlLang(pt.body)).toBe('pt-BR');
+    expect(pt.body).toContain('Aprovar a verificação');
+    expect(pt.body).toContain('R$\u00a099,00');
+    const en = await open(challengeUrl(action), { 'accept-language': 'ja, de;q=0.5' });
+    expect(htmlLang(en.body)).toBe('en');
+    expect(en.body).toContain('Pass the challenge');
+  });
+
+  it('ignores a language it does not speak', async () => {
+    const action = await challenge('4000002760003184', { language: 'de-DE' });
+    const page = await open(challengeUrl(action), { 'accept-language': 'ru-RU' });
+    expect(htmlLang(page.body)).toBe('ru');
+  });
+
+  it('goes through the ACS and the auto-post in the payment’s language', async () => {
+    const action = await challenge('4000000000003220', { language: 'pt-BR' });
+    const acs = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(action.acs_url),
+      ...form({ PaReq: action.pa_req, MD: action.md, TermUrl: action.term_url }, { 'accept-language': 'hi' }),
+    });
+    expect(htmlLang(acs.body)).toBe('pt-BR');
+    const answer = firstForm(acs.body);
+    const autoPost = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(answer.action),
+      ...form({ ...answer.fields, outcome: 'pass' }),
+    });
+    expect(htmlLang(autoPost.body)).toBe('pt-BR');
+    expect(heading(autoPost.body)).toBe('Voltando para a loja');
+    expect(autoPost.body).toContain('>Continuar</button>');
+  });
+
+  it('refuses a bad link in the browser’s language', async () => {
+    const refused = await open('/sandbox/3ds/challenge?payment_id=nope&token=nope&lang=pt');
+    expect(refused.statusCode).toBe(422);
+    expect(htmlLang(refused.body)).toBe('pt-BR');
+    expect(refused.body).toContain('Este link não indica um pagamento aguardando 3-D Secure.');
   });
 });

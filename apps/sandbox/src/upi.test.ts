@@ -1,7 +1,17 @@
 import { type PaymentProvider, type UpiPaymentRequest, ValidationError } from '@store/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MERCHANT } from './options.ts';
-import { form, PUBLIC_URL, pathOf, STORE_ORIGIN, startSandboxWithProvider, type TestSandbox } from './test-support.ts';
+import {
+  createViaApi,
+  form,
+  heading,
+  htmlLang,
+  PUBLIC_URL,
+  pathOf,
+  STORE_ORIGIN,
+  startSandboxWithProvider,
+  type TestSandbox,
+} from './test-support.ts';
 
 let sandbox: TestSandbox;
 let provider: PaymentProvider;
@@ -124,5 +134,60 @@ describe('UPI: no open redirect', () => {
     });
     expect(answer.statusCode).toBe(422);
     expect((await provider.getPayment(upi.providerPaymentId)).status).toBe('init');
+  });
+});
+
+describe('UPI: the language', () => {
+  const createUpiViaApi = (extra: Record<string, unknown> = {}) =>
+    createViaApi(sandbox, {
+      method: 'upi',
+      order_id: `order-u${++key}`,
+      amount_minor: 49_900,
+      currency: 'INR',
+      description: 'Google Play 500',
+      callback_url: 'http://127.0.0.1:9/cb',
+      customer: {
+        first_name: 'Asha',
+        account_number: 'asha@okbank',
+        email: 'asha@example.com',
+        phone: '+91 98765 43210',
+        zip: '560001',
+        address: '1 MG Road, Bengaluru',
+      },
+      success_url: urls.successUrl,
+      decline_url: urls.declineUrl,
+      cancel_url: urls.cancelUrl,
+      ...extra,
+    });
+
+  it('shows the UPI page in the payment’s language', async () => {
+    const created = await createUpiViaApi({ language: 'HI' });
+    expect(created.statusCode).toBe(201);
+    const page = await sandbox.app.inject({
+      method: 'GET',
+      url: `${pathOf(created.json().next_action.url)}?lang=en`,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(htmlLang(page.body)).toBe('hi');
+    expect(heading(page.body)).toBe('UPI से भुगतान करें');
+    for (const text of ['₹499.00', 'UPI ऐप खोलें', '>भुगतान करें</button>', '>रद्द करें</button>']) {
+      expect(page.body).toContain(text);
+    }
+    for (const english of ['Pay with UPI', 'Open a UPI app', 'Decline', 'Cancel']) {
+      expect(page.body).not.toContain(english);
+    }
+  });
+
+  it('without one, takes lang, then Accept-Language, then English', async () => {
+    const url = pathOf((await createUpiViaApi()).json().next_action.url);
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      sandbox.app.inject({ method: 'GET', url: path, headers });
+    expect(htmlLang((await get(`${url}?lang=pt`, { 'accept-language': 'hi' })).body)).toBe('pt-BR');
+    expect(htmlLang((await get(url, { 'accept-language': 'hi-IN, en;q=0.9' })).body)).toBe('hi');
+    expect(htmlLang((await get(url)).body)).toBe('en');
+  });
+
+  it('ignores a language it does not speak', async () => {
+    expect((await createUpiViaApi({ language: 'ta-IN' })).statusCode).toBe(201);
   });
 });

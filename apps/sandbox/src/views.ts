@@ -1,12 +1,9 @@
 import { html, type SafeHtml, scriptJson } from './html.ts';
-import { minorToDecimalString } from './money.ts';
+import { fill, type Locale, type MessageKey } from './i18n.ts';
 import type { SandboxPayment } from './payments.ts';
 
-// Every page the sandbox shows a browser. All text is interpolated through `html`, which escapes it.
-
-export function formatAmount(amountMinor: number, currency: string): string {
-  return `${minorToDecimalString(amountMinor)} ${currency}`;
-}
+// Every page the sandbox shows a browser, in the page's language (i18n.ts). All text is
+// interpolated through `html`, which escapes it.
 
 export interface CardFormValues {
   card_number?: string;
@@ -14,14 +11,14 @@ export interface CardFormValues {
   cvc?: string;
 }
 
-const FIELD_TEXT: Record<string, string> = {
-  card_number: 'Enter a valid card number.',
-  expiry: 'Enter the expiry as MM/YY.',
-  cvc: 'Enter the 3 or 4 digit security code.',
+const FIELD_TEXT: Record<string, MessageKey> = {
+  card_number: 'errorCardNumber',
+  expiry: 'errorExpiry',
+  cvc: 'errorCvc',
 };
 
-function fieldError(errors: Record<string, string[]>, field: string, id: string) {
-  return errors[field] ? html`<p class="error" id="${id}">${FIELD_TEXT[field] ?? 'Check this field.'}</p>` : '';
+function fieldError(locale: Locale, errors: Record<string, string[]>, field: string, id: string) {
+  return errors[field] ? html`<p class="error" id="${id}">${locale.t[FIELD_TEXT[field] ?? 'errorField']}</p>` : '';
 }
 
 export interface CardFormOptions {
@@ -44,7 +41,9 @@ export function refusedCardForm(
 }
 
 /** The provider's own card form, on the hosted page and in the widget's frame. */
-export function cardForm(options: CardFormOptions): SafeHtml {
+export function cardForm(locale: Locale, options: CardFormOptions): SafeHtml {
+  const { t } = locale;
+  const amount = locale.amount(options.amountMinor, options.currency);
   const errors = options.errors ?? {};
   const values = options.values ?? {};
   // The first refused field takes the focus as the page loads again, so the keyboard starts there.
@@ -55,60 +54,69 @@ export function cardForm(options: CardFormOptions): SafeHtml {
       : '';
   return html`<h1>${options.title}</h1>
 <p>${options.description}</p>
-<p class="amount">${formatAmount(options.amountMinor, options.currency)}</p>
+<p class="amount">${amount}</p>
 <form method="post" action="${options.action}" novalidate>
-<label for="card_number">Card number</label>
+<label for="card_number">${t.cardNumber}</label>
 <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" maxlength="23"
   placeholder="4242 4242 4242 4242" value="${values.card_number ?? ''}" required${invalid('card_number')}>
-${fieldError(errors, 'card_number', 'card_number-error')}
+${fieldError(locale, errors, 'card_number', 'card_number-error')}
 <div class="row">
 <div>
-<label for="expiry">Expiry (MM/YY)</label>
+<label for="expiry">${t.expiry}</label>
 <input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" maxlength="5" placeholder="12/34"
   value="${values.expiry ?? ''}" required${invalid('expiry')}>
-${fieldError(errors, 'expiry', 'expiry-error')}
+${fieldError(locale, errors, 'expiry', 'expiry-error')}
 </div>
 <div>
-<label for="cvc">CVC</label>
+<label for="cvc">${t.cvc}</label>
 <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" placeholder="123" type="password"
   required${invalid('cvc')}>
-${fieldError(errors, 'cvc', 'cvc-error')}
+${fieldError(locale, errors, 'cvc', 'cvc-error')}
 </div>
 </div>
-<div class="actions"><button type="submit">Pay ${formatAmount(options.amountMinor, options.currency)}</button></div>
+<div class="actions"><button type="submit">${fill(t.pay, { amount })}</button></div>
 </form>
-<p class="muted">Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined,
-4000 0000 0000 3220 asks for 3-D Secure. Any future expiry, any CVC.</p>`;
+<p class="muted">${t.testCards}</p>`;
 }
 
 /** The issuer's 3-D Secure challenge, where the tester passes or fails it. */
-export function challengePage(payment: SandboxPayment, hidden: Record<string, string>, action: string): SafeHtml {
+export function challengePage(
+  locale: Locale,
+  payment: SandboxPayment,
+  hidden: Record<string, string>,
+  action: string,
+): SafeHtml {
+  const { t } = locale;
   const fields = Object.entries(hidden).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   );
-  return html`<h1>3-D Secure check</h1>
-<p>Your bank asks you to confirm this payment.</p>
-<p class="amount">${formatAmount(payment.amountMinor, payment.currency)}</p>
-<p class="muted">Card ending ${payment.card?.last4 ?? ''}. In the sandbox you choose the answer.</p>
+  return html`<h1>${t.threeDsHeading}</h1>
+<p>${t.threeDsText}</p>
+<p class="amount">${locale.amount(payment.amountMinor, payment.currency)}</p>
+<p class="muted">${fill(t.threeDsCard, { last4: payment.card?.last4 ?? '' })}</p>
 <form method="post" action="${action}">
 ${fields}
 <div class="actions">
-<button type="submit" name="outcome" value="pass">Pass the challenge</button>
-<button type="submit" name="outcome" value="fail" class="danger">Fail the challenge</button>
+<button type="submit" name="outcome" value="pass">${t.threeDsPass}</button>
+<button type="submit" name="outcome" value="fail" class="danger">${t.threeDsFail}</button>
 </div>
 </form>`;
 }
 
 /** After the challenge, the ACS posts PaRes and MD to the merchant's TermUrl; the script submits it. */
-export function autoPostPage(action: string, fields: Record<string, string>): { body: SafeHtml; script: SafeHtml } {
+export function autoPostPage(
+  locale: Locale,
+  action: string,
+  fields: Record<string, string>,
+): { body: SafeHtml; script: SafeHtml } {
   const inputs = Object.entries(fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   );
   return {
-    body: html`<h1>Returning to the merchant</h1>
+    body: html`<h1>${locale.t.returningHeading}</h1>
 <form method="post" action="${action}" id="auto-post">
 ${inputs}
-<div class="actions"><button type="submit">Continue</button></div>
+<div class="actions"><button type="submit">${locale.t.continue}</button></div>
 </form>`,
     script: html`document.getElementById('auto-post').submit();`,
   };
@@ -155,81 +163,85 @@ window.addEventListener('message', function (event) {
 });`;
 }
 
-const REASON_TEXT: Record<string, string> = {
-  card_declined: 'The card was declined.',
-  insufficient_funds: 'The card was declined: insufficient funds.',
-  expired_card: 'The card has expired.',
-  '3ds_failed': 'The 3-D Secure check failed.',
-  refused_by_payer: 'The payment was refused.',
-  cancelled_by_payer: 'The payment was cancelled.',
-  expired: 'The payment expired.',
+const REASON_TEXT: Record<string, MessageKey> = {
+  card_declined: 'reasonCardDeclined',
+  insufficient_funds: 'reasonInsufficientFunds',
+  expired_card: 'reasonExpiredCard',
+  '3ds_failed': 'reason3dsFailed',
+  refused_by_payer: 'reasonRefusedByPayer',
+  cancelled_by_payer: 'reasonCancelledByPayer',
+  expired: 'reasonExpired',
 };
 
-export function reasonText(reason: string | null): string {
-  return (reason && REASON_TEXT[reason]) ?? 'The payment failed.';
+export function reasonText(locale: Locale, reason: string | null): string {
+  return locale.t[(reason && REASON_TEXT[reason]) || 'reasonOther'];
 }
 
-export function widgetResult(payment: SandboxPayment, retryUrl: string): SafeHtml {
+export function widgetResult(locale: Locale, payment: SandboxPayment, retryUrl: string): SafeHtml {
+  const { t } = locale;
   if (payment.status === 'succeeded') {
-    return html`<h1>Payment successful</h1>
-<p class="amount">${formatAmount(payment.amountMinor, payment.currency)}</p>
-<p>You can close this window.</p>`;
+    return html`<h1>${t.paymentSuccessful}</h1>
+<p class="amount">${locale.amount(payment.amountMinor, payment.currency)}</p>
+<p>${t.closeWindow}</p>`;
   }
-  return html`<h1>Payment failed</h1>
-<p role="alert">${reasonText(payment.failureReason)}</p>
-<div class="actions"><a class="button" href="${retryUrl}">Try again</a></div>`;
+  return html`<h1>${t.paymentFailed}</h1>
+<p role="alert">${reasonText(locale, payment.failureReason)}</p>
+<div class="actions"><a class="button" href="${retryUrl}">${t.tryAgain}</a></div>`;
 }
 
-export function qrPage(payment: SandboxPayment, action: string): SafeHtml {
+export function qrPage(locale: Locale, payment: SandboxPayment, action: string): SafeHtml {
+  const { t } = locale;
   const qr = payment.qr;
   if (!qr) return html``;
   const open = payment.status === 'init';
-  return html`<h1>${qr.scheme === 'pix' ? 'Pay with PIX' : 'Pay by instant bank transfer'}</h1>
+  return html`<h1>${qr.scheme === 'pix' ? t.payWithPix : t.payByTransfer}</h1>
 <p>${payment.description}</p>
-<p class="amount">${formatAmount(payment.amountMinor, payment.currency)}</p>
-<img class="qr" alt="QR code of the payment" src="data:image/png;base64,${qr.image}">
-${qr.scheme === 'pix' ? html`<p class="muted">PIX copy and paste code:</p><p><code>${qr.payload}</code></p>` : ''}
+<p class="amount">${locale.amount(payment.amountMinor, payment.currency)}</p>
+<img class="qr" alt="${t.qrAlt}" src="data:image/png;base64,${qr.image}">
+${qr.scheme === 'pix' ? html`<p class="muted">${t.pixCopyPaste}</p><p><code>${qr.payload}</code></p>` : ''}
 ${
   open
-    ? html`<p class="muted">This page stands in for your bank's app.</p>
+    ? html`<p class="muted">${t.bankStandIn}</p>
 <form method="post" action="${action}">
 <div class="actions">
-<button type="submit" name="decision" value="confirm">Confirm the payment</button>
-<button type="submit" name="decision" value="refuse" class="danger">Refuse</button>
+<button type="submit" name="decision" value="confirm">${t.confirmPayment}</button>
+<button type="submit" name="decision" value="refuse" class="danger">${t.refuse}</button>
 </div>
 </form>`
-    : statusLine(payment)
+    : statusLine(locale, payment)
 }`;
 }
 
-export function statusLine(payment: SandboxPayment): SafeHtml {
+export function statusLine(locale: Locale, payment: SandboxPayment): SafeHtml {
   if (payment.status === 'succeeded' || payment.status === 'refunded')
-    return html`<p role="status">Paid. Thank you.</p>`;
-  if (payment.status === 'failed') return html`<p role="alert">${reasonText(payment.failureReason)}</p>`;
-  return html`<p role="status">Waiting for the payment.</p>`;
+    return html`<p role="status">${locale.t.statusPaid}</p>`;
+  if (payment.status === 'failed') return html`<p role="alert">${reasonText(locale, payment.failureReason)}</p>`;
+  return html`<p role="status">${locale.t.statusWaiting}</p>`;
 }
 
-export function qrDone(payment: SandboxPayment, returnUrl: string | null): SafeHtml {
-  return html`<h1>${payment.status === 'succeeded' ? 'Payment confirmed' : 'Payment refused'}</h1>
-<p class="amount">${formatAmount(payment.amountMinor, payment.currency)}</p>
-${statusLine(payment)}
-${returnUrl ? html`<div class="actions"><a class="button" href="${returnUrl}">Back to the store</a></div>` : ''}`;
+export function qrDone(locale: Locale, payment: SandboxPayment, returnUrl: string | null): SafeHtml {
+  const { t } = locale;
+  return html`<h1>${payment.status === 'succeeded' ? t.paymentConfirmed : t.paymentRefused}</h1>
+<p class="amount">${locale.amount(payment.amountMinor, payment.currency)}</p>
+${statusLine(locale, payment)}
+${returnUrl ? html`<div class="actions"><a class="button" href="${returnUrl}">${t.backToStore}</a></div>` : ''}`;
 }
 
-export function upiPage(payment: SandboxPayment, action: string): SafeHtml {
+export function upiPage(locale: Locale, payment: SandboxPayment, action: string): SafeHtml {
+  const { t } = locale;
   const upi = payment.upi;
   if (!upi) return html``;
-  return html`<h1>Pay with UPI</h1>
+  return html`<h1>${t.payWithUpi}</h1>
 <p>${payment.description}</p>
-<p class="amount">${formatAmount(payment.amountMinor, payment.currency)}</p>
-<p><a class="button" href="${upi.intent}">Open a UPI app</a></p>
-<img class="qr" alt="QR code of the UPI payment" src="data:image/png;base64,${upi.image}">
-<p class="muted">Or scan the code with a UPI app. This page stands in for the app's answer:</p>
+<p class="amount">${locale.amount(payment.amountMinor, payment.currency)}</p>
+<p><a class="button" href="${upi.intent}">${t.openUpiApp}</a></p>
+<img class="qr" alt="${t.upiQrAlt}" src="data:image/png;base64,${upi.image}">
+<p class="muted">${t.upiStandIn}</p>
 <form method="post" action="${action}">
 <div class="actions">
-<button type="submit" name="decision" value="pay">Pay</button>
-<button type="submit" name="decision" value="decline" class="danger">Decline</button>
-<button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
+<button type="submit" name="decision" value="pay">${t.upiPay}</button>
+<button type="submit" name="decision" value="decline" class="danger">${t.upiDecline}</button>
+<button type="submit" name="decision" value="cancel" class="secondary">${t.upiCancel}</button>
 </div>
 </form>`;
 }

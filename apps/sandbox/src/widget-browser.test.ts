@@ -41,15 +41,24 @@ const request = (orderId: string, total = '150.00') => ({
   amount: total,
 });
 
-function storePage(nonce: string) {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Store</title>
+/** The store's page, in the shopper's language as the store sets it; `?lang=` picks another. */
+function storePage(nonce: string, lang: string) {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Store</title>
 <script src="${sandboxOrigin}/sandbox/widget.js"></script></head>
 <body><button id="focus-me">Pay</button>
 <script nonce="${nonce}">
   window.events = [];
   window.startPay = function (widgetRequest) {
     SandboxPay.pay(widgetRequest, {
-      onSuccess: function (result) { window.events.push(['success', result]); },
+      onSuccess: function (result) {
+        // What the store finds as onSuccess comes: where its own dialog would open, and what has the focus.
+        window.atSuccess = {
+          widgetOpen: document.querySelector('[data-sandbox-widget]') !== null,
+          inert: document.querySelectorAll('[inert]').length,
+          focus: document.activeElement && document.activeElement.id,
+        };
+        window.events.push(['success', result]);
+      },
       onError: function (result) { window.events.push(['error', result]); },
       onClose: function (result) { window.events.push(['close', result]); },
     });
@@ -61,15 +70,16 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const sandboxPort = await freePort();
   sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
-  store = createServer((_request, response) => {
+  store = createServer((request, response) => {
     const nonce = 'store-page-nonce';
+    const lang = new URL(request.url ?? '/', 'http://store').searchParams.get('lang') ?? 'en';
     response.setHeader('content-type', 'text/html; charset=utf-8');
     // What the store's own policy needs for a widget served from another origin.
     response.setHeader(
       'content-security-policy',
       `default-src 'self'; script-src 'self' 'nonce-${nonce}' ${sandboxOrigin}; connect-src ${sandboxOrigin}; frame-src ${sandboxOrigin}; frame-ancestors 'none'`,
     );
-    response.end(storePage(nonce));
+    response.end(storePage(nonce, lang.replace(/[^A-Za-z-]/g, '')));
   });
   await new Promise<void>((resolve) => store.listen(0, 'localhost', resolve));
   storeOrigin = `http://localhost:${(store.address() as AddressInfo).port}`;
@@ -126,11 +136,11 @@ const waitForEvents = (count: number) =>
     timeout: 10_000,
   });
 
-async function open(orderId: string, total?: string) {
-  await page.evaluate(
-    (body) => (window as unknown as { startPay(r: unknown): void }).startPay(body),
-    request(orderId, total),
-  );
+async function open(orderId: string, total?: string, extra: Record<string, unknown> = {}) {
+  await page.evaluate((body) => (window as unknown as { startPay(r: unknown): void }).startPay(body), {
+    ...request(orderId, total),
+    ...extra,
+  });
   await page.locator('[data-sandbox-widget] iframe').waitFor({ timeout: 10_000 });
   return page.frameLocator('[data-sandbox-widget] iframe');
 }
@@ -143,15 +153,75 @@ async function payWith(frame: ReturnType<Page['frameLocator']>, number: string) 
 }
 
 describe('widget.js in Chromium', () => {
-  it('reports success and closes itself', async () => {
+  const atSuccess = () =>
+    page.evaluate(
+      () =>
+        (window as unknown as { atSuccess?: { widgetOpen: boolean; inert: number; focus: string | null } }).atSuccess,
+    );
+
+  it('shows its success message, closes, gives the focus back, and only then reports success', async () => {
+    await page.locator('#focus-me').focus();
     const frame = await open('order-b1');
     await payWith(frame, '4242 4242 4242 4242');
+    // The success message, in the widget still open: the store has heard nothing yet.
+    await frame.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-sandbox-widget]').count()).toBe(1);
+    expect(await events()).toEqual([]);
     await waitForEvents(1);
     const [[kind, result] = []] = await events();
     expect(kind).toBe('success');
     expect(result).toMatchObject({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', orderId: 'order-b1' });
-    await page.locator('[data-sandbox-widget]').waitFor({ state: 'detached', timeout: 5_000 });
+    // By onSuccess, the widget was gone, the page live again and the focus back where it was.
+    expect(await atSuccess()).toEqual({ widgetOpen: false, inert: 0, focus: 'focus-me' });
+    expect(await page.locator('[data-sandbox-widget]').count()).toBe(0);
+    await page.waitForTimeout(300);
     expect(await events()).toHaveLength(1);
+  });
+
+  it('still reports success, once, when closed during its success message', async () => {
+    const frame = await open('order-b9');
+    await payWith(frame, '4242 4242 4242 4242');
+    await frame.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Close' }).click();
+    await waitForEvents(1);
+    expect(await events()).toMatchObject([
+      ['success', { code: 'PAY_WIDGET:TRANSACTION_SUCCESS', orderId: 'order-b9' }],
+    ]);
+    expect((await atSuccess())?.widgetOpen).toBe(false);
+    await page.waitForTimeout(1_500);
+    expect(await events()).toHaveLength(1);
+  });
+
+  it('opens in the language of the page that opened it', async () => {
+    await page.goto(`${storeOrigin}/?lang=ru`);
+    const frame = await open('order-b10');
+    const dialog = page.getByRole('dialog', { name: 'Оплата картой' });
+    await dialog.waitFor({ timeout: 10_000 });
+    expect(await dialog.getAttribute('lang')).toBe('ru');
+    expect(await page.locator('[data-sandbox-widget] iframe').getAttribute('title')).toBe('Оплата картой');
+    await page.getByRole('button', { name: 'Закрыть' }).waitFor();
+    await frame.getByLabel('Номер карты').waitFor({ timeout: 10_000 });
+    expect(await frame.locator('html').getAttribute('lang')).toBe('ru');
+    await frame.getByLabel('Номер карты').fill('4242 4242 4242 4242');
+    await frame.getByLabel('Срок действия (ММ/ГГ)').fill('12/39');
+    await frame.getByLabel('CVC').fill('123');
+    await frame.getByRole('button', { name: /^Оплатить 150,00\s₽$/ }).click();
+    await frame.getByRole('heading', { name: 'Оплата прошла успешно' }).waitFor({ timeout: 10_000 });
+    await waitForEvents(1);
+    expect(await events()).toMatchObject([
+      ['success', { code: 'PAY_WIDGET:TRANSACTION_SUCCESS', orderId: 'order-b10' }],
+    ]);
+  });
+
+  it('prefers the request’s own language to the page’s', async () => {
+    await page.goto(`${storeOrigin}/?lang=ru`);
+    const frame = await open('order-b11', undefined, { language: 'hi' });
+    await page.getByRole('dialog', { name: 'कार्ड से भुगतान' }).waitFor({ timeout: 10_000 });
+    await frame.getByLabel('कार्ड नंबर').waitFor({ timeout: 10_000 });
+    expect(await frame.locator('html').getAttribute('lang')).toBe('hi');
+    await page.getByRole('button', { name: 'बंद करें' }).click();
+    await waitForEvents(1);
+    expect(await events()).toEqual([['close', { code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' }]]);
   });
 
   it('reports a failure, then PAY_WIDGET:CLOSE_AFTER_FAIL when closed', async () => {
@@ -237,7 +307,8 @@ describe('widget.js in Chromium', () => {
     await page.keyboard.press('Enter');
     await waitForEvents(2);
     expect((await events()).map(([kind]) => kind)).toEqual(['error', 'success']);
-    await page.locator('[data-sandbox-widget]').waitFor({ state: 'detached', timeout: 5_000 });
+    expect(await page.locator('[data-sandbox-widget]').count()).toBe(0);
+    expect(await atSuccess()).toEqual({ widgetOpen: false, inert: 0, focus: 'focus-me' });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('focus-me');
     expect(await page.evaluate(() => document.querySelectorAll('[inert]').length)).toBe(0);
   });

@@ -5,6 +5,8 @@ import {
   buildSandbox,
   firstForm,
   form,
+  heading,
+  htmlLang,
   pathOf,
   type Receiver,
   STORE_ORIGIN,
@@ -161,7 +163,7 @@ describe('widget: the frame', () => {
     const frame = await frameFor('order-w2');
     const page = await sandbox.app.inject({ method: 'GET', url: pathOf(frame.url) });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('250.50 RUB');
+    expect(page.body).toContain('RUB\u00a0250.50');
     expect(page.body).toContain('autocomplete="cc-number"');
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain(`frame-ancestors 'self' ${STORE_ORIGIN}`);
@@ -222,6 +224,110 @@ describe('widget: the frame', () => {
 
   it('refuses an unknown session', async () => {
     expect((await sandbox.app.inject({ method: 'GET', url: '/sandbox/widget/frame/ws_nope' })).statusCode).toBe(404);
+  });
+});
+
+describe('widget: the language', () => {
+  const open = async (language: unknown, headers: Record<string, string> = {}) => {
+    const response = await sandbox.app.inject({
+      method: 'POST',
+      url: '/sandbox/widget/sessions',
+      headers: { origin: STORE_ORIGIN, ...headers },
+      payload: { ...widgetRequest(`order-l${++orders}`), ...(language === undefined ? {} : { language }) },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json() as { frame_url: string; language: string; texts: { dialog: string; close: string } };
+  };
+  let orders = 0;
+  const frame = (url: string, headers: Record<string, string> = {}) =>
+    sandbox.app.inject({ method: 'GET', url: pathOf(url), headers });
+
+  it('opens the frame in the request’s language, with no English left in the card form', async () => {
+    const session = await open('pt-BR');
+    expect(session.language).toBe('pt-BR');
+    expect(session.texts).toEqual({ dialog: 'Pagamento com cartão', close: 'Fechar' });
+    const page = await frame(session.frame_url);
+    expect(htmlLang(page.body)).toBe('pt-BR');
+    expect(page.headers['content-language']).toBe('pt-BR');
+    for (const text of [
+      'Pagamento com cartão',
+      'Número do cartão',
+      'Validade (MM/AA)',
+      'Pagar RUB\u00a0250,50',
+      'Cartões de teste',
+      'SANDBOX · MODO DE TESTE',
+      '<title>Pagamento com cartão · Pagamentos sandbox</title>',
+    ]) {
+      expect(page.body).toContain(text);
+    }
+    for (const english of ['Card number', 'Expiry', 'Pay', 'Test cards', 'TEST MODE', 'Sandbox payments', '250.50']) {
+      expect(page.body).not.toContain(english);
+    }
+  });
+
+  it('takes pt and any case, and ignores a language it does not speak', async () => {
+    expect((await open('pt')).language).toBe('pt-BR');
+    expect((await open('RU')).language).toBe('ru');
+    for (const unknown of ['de', 'pt-PT', 'klingon', 42, null]) {
+      const session = await open(unknown, { 'accept-language': 'hi-IN' });
+      expect(session.language, String(unknown)).toBe('hi');
+      expect(htmlLang((await frame(session.frame_url, { 'accept-language': 'hi-IN' })).body)).toBe('hi');
+    }
+  });
+
+  it('prefers the request’s language to lang, and lang to Accept-Language', async () => {
+    const withField = await open('ru');
+    const ru = await frame(`${withField.frame_url}?lang=hi`, { 'accept-language': 'pt-BR' });
+    expect(htmlLang(ru.body)).toBe('ru');
+    expect(ru.body).toContain('Номер карты');
+
+    const withoutField = await open(undefined);
+    const hi = await frame(`${withoutField.frame_url}?lang=hi`, { 'accept-language': 'pt-BR' });
+    expect(htmlLang(hi.body)).toBe('hi');
+    expect(hi.body).toContain('कार्ड नंबर');
+    // The form keeps the language it was asked for when sent back refused.
+    const action = firstForm(hi.body).action;
+    expect(new URL(action).searchParams.get('lang')).toBe('hi');
+    const refused = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(action),
+      ...form({ card_number: '4242', expiry: '12/39', cvc: '123' }),
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(htmlLang(refused.body)).toBe('hi');
+    expect(refused.body).toContain('मान्य कार्ड नंबर दर्ज करें।');
+
+    const pt = await frame(withoutField.frame_url, { 'accept-language': 'de-DE, pt-PT;q=0.8, en;q=0.5' });
+    expect(htmlLang(pt.body)).toBe('pt-BR');
+    const english = await frame(withoutField.frame_url, { 'accept-language': 'de-DE, fr;q=0.8' });
+    expect(htmlLang(english.body)).toBe('en');
+    expect(english.body).toContain('Card number');
+  });
+
+  it('keeps the request’s language through 3-D Secure to the result', async () => {
+    const session = await open('pt-BR');
+    const challenge = await payInFrame(session.frame_url, '4000000000003220');
+    const check = await frame(String(challenge.headers.location), { 'accept-language': 'en' });
+    expect(htmlLang(check.body)).toBe('pt-BR');
+    expect(heading(check.body)).toBe('Verificação 3-D Secure');
+    const answer = firstForm(check.body);
+    const result = await sandbox.app.inject({
+      method: 'POST',
+      url: pathOf(answer.action),
+      ...form({ ...answer.fields, outcome: 'pass' }, { 'accept-language': 'en' }),
+    });
+    expect(htmlLang(result.body)).toBe('pt-BR');
+    expect(heading(result.body)).toBe('Pagamento aprovado');
+    expect(postedMessage(result.body).message.type).toBe('success');
+  });
+
+  it('shows a declined card’s reason and the retry in the frame’s language', async () => {
+    const session = await open('ru');
+    const declined = await payInFrame(session.frame_url, '4000000000000002');
+    expect(heading(declined.body)).toBe('Оплата не прошла');
+    expect(declined.body).toContain('Карта отклонена.');
+    expect(declined.body).toContain('>Попробовать снова</a>');
+    expect(postedMessage(declined.body).message).toMatchObject({ type: 'fail', reason: 'card_declined' });
   });
 });
 

@@ -4,8 +4,13 @@
  *   SandboxPay.pay(request, { onSuccess, onError, onClose })
  *
  * with the widget request of SPEC.md section 3. The sandbox checks the request, then its own card
- * form opens in a frame over the page. The callbacks get one object each:
- *   onSuccess({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId, orderId })  the widget then closes
+ * form opens in a frame over the page. The form, and the widget's own labels, are in the request's
+ * `language` (pt-BR, en, ru or hi) or, without one, in the page's own (`<html lang>`).
+ * The callbacks get one object each:
+ *   onSuccess({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId, orderId })  after the widget has closed:
+ *                                                                              its success message shows
+ *                                                                              for 1.2 s, then the focus
+ *                                                                              goes back to the page
  *   onError({ code: 'PAY_WIDGET:TRANSACTION_FAIL', reason, paymentId })        a declined attempt; the
  *                                                                              customer may try again
  *   onError({ code: 'PAY_WIDGET:INVALID_REQUEST', message, errors })            the request was refused
@@ -32,7 +37,7 @@
     return fetch(base + '/widget/sessions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(request),
+      body: JSON.stringify(withLanguage(request)),
       credentials: 'omit',
     }).then(
       function (response) {
@@ -41,13 +46,28 @@
             onError({ code: 'PAY_WIDGET:INVALID_REQUEST', message: body.message, errors: body.errors || {} });
             return;
           }
-          open = mount(body.session_id, body.frame_url, onSuccess, onError, onClose);
+          open = mount(body, onSuccess, onError, onClose);
         });
       },
       function (error) {
         onError({ code: 'PAY_WIDGET:NETWORK_ERROR', message: String(error && error.message) });
       },
     );
+  }
+
+  /**
+   * The request as sent: a copy (the page's object stays as it is) with the page's language when the
+   * request names none, so the frame opens in the language the shopper reads the store in.
+   */
+  function withLanguage(request) {
+    var sent = {};
+    var key;
+    for (key in request) {
+      if (Object.prototype.hasOwnProperty.call(request, key)) sent[key] = request[key];
+    }
+    var pageLanguage = document.documentElement.lang;
+    if (!sent.language && pageLanguage) sent.language = pageLanguage;
+    return sent;
   }
 
   /** A zero-size stop at an edge of the dialog: the focus reaching it wraps round to the other edge. */
@@ -59,8 +79,13 @@
     return guard;
   }
 
-  function mount(sessionId, frameUrl, onSuccess, onError, onClose) {
+  function mount(session, onSuccess, onError, onClose) {
+    var sessionId = session.session_id;
+    // The widget's own texts come with the session, in the frame's language.
+    var texts = session.texts || {};
     var state = 'open';
+    var success = null;
+    var successTimer = null;
     var previousFocus = document.activeElement;
     var overlay = document.createElement('div');
     overlay.setAttribute('data-sandbox-widget', '');
@@ -70,13 +95,14 @@
     var dialog = document.createElement('div');
     dialog.setAttribute('role', 'dialog');
     dialog.setAttribute('aria-modal', 'true');
-    dialog.setAttribute('aria-label', 'Card payment');
+    if (session.language) dialog.setAttribute('lang', session.language);
+    dialog.setAttribute('aria-label', texts.dialog || 'Card payment');
     dialog.style.cssText =
       'position:relative;width:100%;max-width:440px;height:min(640px,100%);background:#f4f5f7;' +
       'border-radius:12px;overflow:hidden;box-shadow:0 8px 32px rgba(0,0,0,.35);';
     var close = document.createElement('button');
     close.type = 'button';
-    close.setAttribute('aria-label', 'Close');
+    close.setAttribute('aria-label', texts.close || 'Close');
     close.textContent = '\u00d7';
     close.style.cssText =
       'position:absolute;top:6px;right:6px;z-index:1;width:40px;height:40px;border:0;border-radius:20px;' +
@@ -87,8 +113,8 @@
       close.style.outlineOffset = '2px';
     });
     var frame = document.createElement('iframe');
-    frame.src = frameUrl;
-    frame.title = 'Card payment';
+    frame.src = session.frame_url;
+    frame.title = texts.dialog || 'Card payment';
     frame.style.cssText = 'width:100%;height:100%;border:0;display:block;';
     // Tab order in the dialog: close, the frame's controls; past either edge the focus wraps round.
     var startGuard = focusGuard();
@@ -149,8 +175,11 @@
       if (state === 'closed') return;
       var after = state;
       state = 'closed';
+      if (successTimer) clearTimeout(successTimer);
       teardown();
-      if (after !== 'succeeded') onClose({ code: code || (after === 'failed' ? 'PAY_WIDGET:CLOSE_AFTER_FAIL' : 'PAY_WIDGET:CLOSE_BEFORE_PAY') });
+      // A paid widget closed early (its close button, Escape) still reports the payment, once.
+      if (after === 'succeeded') onSuccess(success);
+      else onClose({ code: code || (after === 'failed' ? 'PAY_WIDGET:CLOSE_AFTER_FAIL' : 'PAY_WIDGET:CLOSE_BEFORE_PAY') });
     }
 
     function onMessage(event) {
@@ -158,11 +187,13 @@
       var data = event.data;
       if (!data || data.source !== 'sandbox-widget' || data.session !== sessionId || state === 'closed') return;
       if (data.type === 'success') {
+        if (state === 'succeeded') return;
         state = 'succeeded';
-        onSuccess({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId: data.paymentId, orderId: data.orderId });
-        setTimeout(function () {
-          state = 'closed';
-          teardown();
+        success = { code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId: data.paymentId, orderId: data.orderId };
+        // The success message shows for a moment; the page hears of the payment only once the widget
+        // has gone and the focus is back, so a dialog it opens then keeps the focus.
+        successTimer = setTimeout(function () {
+          closeWith();
         }, 1200);
       } else if (data.type === 'fail') {
         state = 'failed';

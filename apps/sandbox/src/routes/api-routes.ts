@@ -63,6 +63,8 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
       currency: body.currency,
       description: body.description,
       callbackUrl: body.callback_url,
+      // The shopper's language for the pages this payment shows (3-D Secure, the QR and UPI pages).
+      language: body.language ?? null,
     };
     switch (body.method) {
       case 'card': {

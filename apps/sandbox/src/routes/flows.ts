@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { SandboxContext, WidgetSession } from '../context.ts';
 import { html } from '../html.ts';
+import type { Locale } from '../i18n.ts';
 import type { SandboxPayment } from '../payments.ts';
 import { errorPage, postToOpener, statusLine, widgetFrameKeys, widgetResult } from '../views.ts';
 
@@ -8,6 +9,7 @@ import { errorPage, postToOpener, statusLine, widgetFrameKeys, widgetResult } fr
 export function sendWidgetResult(
   ctx: SandboxContext,
   reply: FastifyReply,
+  locale: Locale,
   payment: SandboxPayment,
   session: WidgetSession,
 ) {
@@ -22,9 +24,10 @@ export function sendWidgetResult(
   };
   return ctx.sendPage(
     reply,
+    locale,
     200,
-    succeeded ? 'Payment successful' : 'Payment failed',
-    widgetResult(payment, ctx.url(`/widget/frame/${session.id}`)),
+    succeeded ? locale.t.paymentSuccessful : locale.t.paymentFailed,
+    widgetResult(locale, payment, locale.link(ctx.url(`/widget/frame/${session.id}`))),
     {
       framable: true,
       script: html`${postToOpener(message, session.origin)}
@@ -37,15 +40,37 @@ ${widgetFrameKeys(session.id, session.origin)}`,
  * Where a browser goes once its payment is decided: back to the store's return URL (checked when
  * the payment was created), or the widget's result inside its frame.
  */
-export function sendDecision(ctx: SandboxContext, reply: FastifyReply, payment: SandboxPayment) {
+export function sendDecision(ctx: SandboxContext, reply: FastifyReply, locale: Locale, payment: SandboxPayment) {
   if (payment.channel === 'widget') {
     const session = payment.widgetSessionId ? ctx.widgetSession(payment.widgetSessionId) : undefined;
-    if (session) return sendWidgetResult(ctx, reply, payment, session);
+    if (session) return sendWidgetResult(ctx, reply, locale, payment, session);
   }
   if (payment.returnUrl) return reply.redirect(payment.returnUrl, 303);
-  return ctx.sendPage(reply, 200, 'Payment', html`<h1>Payment</h1>${statusLine(payment)}`, { framable: true });
+  const { t } = locale;
+  return ctx.sendPage(
+    reply,
+    locale,
+    200,
+    t.paymentTitle,
+    html`<h1>${t.paymentTitle}</h1>${statusLine(locale, payment)}`,
+    {
+      framable: true,
+    },
+  );
 }
 
-export function sendNotFound(ctx: SandboxContext, reply: FastifyReply, what = 'payment') {
-  return ctx.sendPage(reply, 404, 'Not found', errorPage('Not found', `This ${what} does not exist or has expired.`));
+export function sendNotFound(
+  ctx: SandboxContext,
+  reply: FastifyReply,
+  locale: Locale,
+  what: 'payment' | 'widget' = 'payment',
+) {
+  const { t } = locale;
+  return ctx.sendPage(
+    reply,
+    locale,
+    404,
+    t.notFoundTitle,
+    errorPage(t.notFoundTitle, what === 'widget' ? t.notFoundWidget : t.notFoundPayment),
+  );
 }

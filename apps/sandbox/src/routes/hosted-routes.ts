@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseInput, type SandboxContext } from '../context.ts';
 import { decodeHostedRequest } from '../hosted-request.ts';
 import { html } from '../html.ts';
+import { fill, type Locale } from '../i18n.ts';
 import { decimalStringToMinor } from '../money.ts';
 import { CLOCK_SKEW_MS, HOSTED_REQUEST_MAX_AGE_MS } from '../options.ts';
 import { isHttpUrl, isOnOrigins } from '../redirects.ts';
@@ -17,35 +18,41 @@ import { sendDecision, sendNotFound } from './flows.ts';
 export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
   /** A hosted payment's card form; after a refused submit, with what was typed and what is wrong. */
   const hostedCardForm = (
-    payment: { id: string; amountMinor: number; currency: string; description: string },
+    locale: Locale,
+    payment: { id: string; orderId: string; amountMinor: number; currency: string },
     refused: Pick<CardFormOptions, 'values' | 'errors'> = {},
   ) =>
-    cardForm({
-      action: ctx.url(`/hosted/${payment.id}`),
-      title: 'Pay by card',
+    cardForm(locale, {
+      action: locale.link(ctx.url(`/hosted/${payment.id}`)),
+      title: locale.t.hostedTitle,
       amountMinor: payment.amountMinor,
       currency: payment.currency,
-      description: payment.description,
+      // The request carries no description: the page names the order, in the shopper's language.
+      description: fill(locale.t.orderDescription, { orderId: payment.orderId }),
       ...refused,
     });
 
   app.post('/hosted', async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, unknown>;
     const decoded = decodeHostedRequest(form.Request, ctx.options.apiKey);
+    const locale = ctx.locale(request, decoded.ok ? decoded.request.language : decoded.language);
+    const { t } = locale;
     if (!decoded.ok && decoded.problem === 'bad_signature') {
       return ctx.sendPage(
         reply,
+        locale,
         403,
-        'Invalid request',
-        errorPage('Invalid payment request', 'The request’s signature is not valid.'),
+        t.invalidRequestTitle,
+        errorPage(t.invalidPaymentRequest, t.badSignature),
       );
     }
     if (!decoded.ok) {
       return ctx.sendPage(
         reply,
+        locale,
         422,
-        'Invalid request',
-        errorPage('Invalid payment request', 'The payment request could not be read.', decoded.fields),
+        t.invalidRequestTitle,
+        errorPage(t.invalidPaymentRequest, t.requestUnreadable, decoded.fields),
       );
     }
     const hosted = decoded.request;
@@ -59,9 +66,10 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
     if (Object.keys(problems).length > 0) {
       return ctx.sendPage(
         reply,
+        locale,
         422,
-        'Invalid request',
-        errorPage('Invalid payment request', 'The payment request was refused.', problems),
+        t.invalidRequestTitle,
+        errorPage(t.invalidPaymentRequest, t.requestRefused, problems),
       );
     }
 
@@ -71,12 +79,13 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
       if (existing.orderId !== hosted.order_id || existing.amountMinor !== amountMinor) {
         return ctx.sendPage(
           reply,
+          locale,
           409,
-          'Invalid request',
-          errorPage('Invalid payment request', 'This token already belongs to another payment.'),
+          t.invalidRequestTitle,
+          errorPage(t.invalidPaymentRequest, t.tokenTaken),
         );
       }
-      return reply.redirect(ctx.url(`/hosted/${existing.id}`), 303);
+      return reply.redirect(locale.link(ctx.url(`/hosted/${existing.id}`)), 303);
     }
     const payment = ctx.book.create({
       orderId: hosted.order_id,
@@ -87,42 +96,48 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
       description: `Order ${hosted.order_id}`,
       callbackUrl: hosted.callback_url,
       returnUrl: hosted.return_url,
+      language: hosted.language ?? null,
     });
     ctx.hostedTokens.set(hosted.token, payment.id);
-    return reply.redirect(ctx.url(`/hosted/${payment.id}`), 303);
+    return reply.redirect(locale.link(ctx.url(`/hosted/${payment.id}`)), 303);
   });
 
   app.get<{ Params: { id: string } }>('/hosted/:id', async (request, reply) => {
     const payment = ctx.book.get(request.params.id);
-    if (payment?.method !== 'hosted_page') return sendNotFound(ctx, reply);
+    if (payment?.method !== 'hosted_page') return sendNotFound(ctx, reply, ctx.locale(request));
+    const locale = ctx.locale(request, payment.language);
+    const { t } = locale;
     if (payment.status === 'pending') {
       return ctx.sendPage(
         reply,
+        locale,
         200,
-        'Payment',
-        html`<h1>Waiting for 3-D Secure</h1><div class="actions"><a class="button" href="${ctx.challengeUrl(payment)}">Open the check</a></div>`,
+        t.paymentTitle,
+        html`<h1>${t.waitingThreeDs}</h1><div class="actions"><a class="button" href="${locale.link(ctx.challengeUrl(payment))}">${t.openCheck}</a></div>`,
       );
     }
-    if (payment.status !== 'init') return sendDecision(ctx, reply, payment);
-    return ctx.sendPage(reply, 200, 'Card payment', hostedCardForm(payment));
+    if (payment.status !== 'init') return sendDecision(ctx, reply, locale, payment);
+    return ctx.sendPage(reply, locale, 200, t.cardPaymentTitle, hostedCardForm(locale, payment));
   });
 
   app.post<{ Params: { id: string } }>('/hosted/:id', async (request, reply) => {
     const payment = ctx.book.get(request.params.id);
-    if (payment?.method !== 'hosted_page') return sendNotFound(ctx, reply);
+    if (payment?.method !== 'hosted_page') return sendNotFound(ctx, reply, ctx.locale(request));
+    const locale = ctx.locale(request, payment.language);
     // A second submit (a double click, the back button) shows where the first one got to.
-    if (payment.status !== 'init') return reply.redirect(ctx.url(`/hosted/${payment.id}`), 303);
+    if (payment.status !== 'init') return reply.redirect(locale.link(ctx.url(`/hosted/${payment.id}`)), 303);
     const parsed = parseInput(CardFormSchema, request.body);
     if (!parsed.ok) {
       return ctx.sendPage(
         reply,
+        locale,
         422,
-        'Card payment',
-        hostedCardForm(payment, refusedCardForm(request.body, parsed.errors)),
+        locale.t.cardPaymentTitle,
+        hostedCardForm(locale, payment, refusedCardForm(request.body, parsed.errors)),
       );
     }
     const step = ctx.charge(payment, { digits: parsed.data.card_number, ...expiryParts(parsed.data.expiry) }, 'page');
-    if (step.kind === 'challenge') return reply.redirect(ctx.challengeUrl(payment), 303);
-    return sendDecision(ctx, reply, payment);
+    if (step.kind === 'challenge') return reply.redirect(locale.link(ctx.challengeUrl(payment)), 303);
+    return sendDecision(ctx, reply, locale, payment);
   });
 }

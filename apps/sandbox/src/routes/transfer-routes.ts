@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { parseInput, type SandboxContext } from '../context.ts';
+import type { Locale } from '../i18n.ts';
 import type { SandboxPayment } from '../payments.ts';
 import { errorPage, qrDone, qrPage, upiPage } from '../views.ts';
 import { sendNotFound } from './flows.ts';
@@ -16,26 +17,41 @@ const UpiDecision = z.object({ decision: z.enum(['pay', 'decline', 'cancel']) })
 export function transferRoutes(app: FastifyInstance, ctx: SandboxContext) {
   app.get<{ Params: { id: string } }>('/qr/:id', async (request, reply) => {
     const payment = ctx.book.get(request.params.id);
-    if (!payment?.qr) return sendNotFound(ctx, reply);
-    return ctx.sendPage(reply, 200, 'Instant payment', qrPage(payment, ctx.url(`/qr/${payment.id}`)));
+    if (!payment?.qr) return sendNotFound(ctx, reply, ctx.locale(request));
+    const locale = ctx.locale(request, payment.language);
+    return ctx.sendPage(
+      reply,
+      locale,
+      200,
+      locale.t.instantPaymentTitle,
+      qrPage(locale, payment, locale.link(ctx.url(`/qr/${payment.id}`))),
+    );
   });
 
   app.post<{ Params: { id: string } }>('/qr/:id', async (request, reply) => {
     const payment = ctx.book.get(request.params.id);
-    if (!payment?.qr) return sendNotFound(ctx, reply);
+    if (!payment?.qr) return sendNotFound(ctx, reply, ctx.locale(request));
+    const locale = ctx.locale(request, payment.language);
+    const { t } = locale;
     const parsed = parseInput(QrDecision, request.body);
     if (!parsed.ok)
-      return ctx.sendPage(reply, 422, 'Instant payment', errorPage('Instant payment', 'Confirm or refuse.'));
+      return ctx.sendPage(
+        reply,
+        locale,
+        422,
+        t.instantPaymentTitle,
+        errorPage(t.instantPaymentTitle, t.confirmOrRefuse),
+      );
     if (payment.status === 'init') {
       if (parsed.data.decision === 'confirm') ctx.book.transition(payment, 'succeeded');
       else ctx.book.transition(payment, 'failed', 'refused_by_payer');
     }
-    return ctx.sendPage(reply, 200, 'Instant payment', qrDone(payment, payment.returnUrl));
+    return ctx.sendPage(reply, locale, 200, t.instantPaymentTitle, qrDone(locale, payment, payment.returnUrl));
   });
 
-  const upiExit = (reply: FastifyReply, payment: SandboxPayment) => {
+  const upiExit = (reply: FastifyReply, locale: Locale, payment: SandboxPayment) => {
     const upi = payment.upi;
-    if (!upi) return sendNotFound(ctx, reply);
+    if (!upi) return sendNotFound(ctx, reply, locale);
     const url =
       payment.status === 'succeeded' || payment.status === 'refunded'
         ? upi.successUrl
@@ -47,21 +63,36 @@ export function transferRoutes(app: FastifyInstance, ctx: SandboxContext) {
 
   app.get<{ Params: { id: string } }>('/upi/:id', async (request, reply) => {
     const payment = ctx.book.get(request.params.id);
-    if (!payment?.upi) return sendNotFound(ctx, reply);
-    if (payment.status !== 'init') return upiExit(reply, payment);
-    return ctx.sendPage(reply, 200, 'UPI payment', upiPage(payment, ctx.url(`/upi/${payment.id}`)));
+    if (!payment?.upi) return sendNotFound(ctx, reply, ctx.locale(request));
+    const locale = ctx.locale(request, payment.language);
+    if (payment.status !== 'init') return upiExit(reply, locale, payment);
+    return ctx.sendPage(
+      reply,
+      locale,
+      200,
+      locale.t.upiTitle,
+      upiPage(locale, payment, locale.link(ctx.url(`/upi/${payment.id}`))),
+    );
   });
 
   app.post<{ Params: { id: string } }>('/upi/:id', async (request, reply) => {
     const payment = ctx.book.get(request.params.id);
-    if (!payment?.upi) return sendNotFound(ctx, reply);
+    if (!payment?.upi) return sendNotFound(ctx, reply, ctx.locale(request));
+    const locale = ctx.locale(request, payment.language);
     const parsed = parseInput(UpiDecision, request.body);
-    if (!parsed.ok) return ctx.sendPage(reply, 422, 'UPI payment', errorPage('UPI payment', 'Pay, decline or cancel.'));
+    if (!parsed.ok)
+      return ctx.sendPage(
+        reply,
+        locale,
+        422,
+        locale.t.upiTitle,
+        errorPage(locale.t.upiTitle, locale.t.payDeclineOrCancel),
+      );
     if (payment.status === 'init') {
       const decision = parsed.data.decision;
       if (decision === 'pay') ctx.book.transition(payment, 'succeeded');
       else ctx.book.transition(payment, 'failed', decision === 'cancel' ? 'cancelled_by_payer' : 'refused_by_payer');
     }
-    return upiExit(reply, payment);
+    return upiExit(reply, locale, payment);
   });
 }

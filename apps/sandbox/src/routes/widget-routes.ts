@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CardInput, parseInput, type SandboxContext } from '../context.ts';
+import type { Locale } from '../i18n.ts';
 import { decimalStringToMinor } from '../money.ts';
 import { CardFormSchema, expiryParts, WidgetRequestSchema } from '../schemas.ts';
 import { type CardFormOptions, cardForm, refusedCardForm, widgetFrameKeys } from '../views.ts';
@@ -15,12 +16,13 @@ const WIDGET_SCRIPT = readFileSync(new URL('../assets/widget.js', import.meta.ur
 export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
   /** A widget session's card form; after a refused submit, with what was typed and what is wrong. */
   const widgetCardForm = (
+    locale: Locale,
     session: { id: string; amountMinor: number; currency: string; description: string },
     refused: Pick<CardFormOptions, 'values' | 'errors'> = {},
   ) =>
-    cardForm({
-      action: ctx.url(`/widget/frame/${session.id}`),
-      title: 'Card payment',
+    cardForm(locale, {
+      action: locale.link(ctx.url(`/widget/frame/${session.id}`)),
+      title: locale.t.cardPaymentTitle,
       amountMinor: session.amountMinor,
       currency: session.currency,
       description: session.description,
@@ -73,14 +75,24 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
       currency: widgetRequest.currency,
       description: widgetRequest.description,
       email: widgetRequest.receipt.email,
+      language: widgetRequest.language ?? null,
     });
-    return ctx.sendJson(reply, 201, { session_id: session.id, frame_url: ctx.url(`/widget/frame/${session.id}`) });
+    // The script's own texts (the dialog's name, the close button's) in the frame's language, so the
+    // script itself stays one file for every language.
+    const locale = ctx.locale(request, session.language);
+    return ctx.sendJson(reply, 201, {
+      session_id: session.id,
+      frame_url: locale.link(ctx.url(`/widget/frame/${session.id}`)),
+      language: locale.language,
+      texts: { dialog: locale.t.cardPaymentTitle, close: locale.t.widgetClose },
+    });
   });
 
   app.get<{ Params: { id: string } }>('/widget/frame/:id', async (request, reply) => {
     const session = ctx.widgetSession(request.params.id);
-    if (!session) return sendNotFound(ctx, reply, 'widget');
-    return ctx.sendPage(reply, 200, 'Card payment', widgetCardForm(session), {
+    if (!session) return sendNotFound(ctx, reply, ctx.locale(request), 'widget');
+    const locale = ctx.locale(request, session.language);
+    return ctx.sendPage(reply, locale, 200, locale.t.cardPaymentTitle, widgetCardForm(locale, session), {
       framable: true,
       script: widgetFrameKeys(session.id, session.origin),
     });
@@ -88,14 +100,16 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
 
   app.post<{ Params: { id: string } }>('/widget/frame/:id', async (request, reply) => {
     const session = ctx.widgetSession(request.params.id);
-    if (!session) return sendNotFound(ctx, reply, 'widget');
+    if (!session) return sendNotFound(ctx, reply, ctx.locale(request), 'widget');
+    const locale = ctx.locale(request, session.language);
     const parsed = parseInput(CardFormSchema, request.body);
     if (!parsed.ok) {
       return ctx.sendPage(
         reply,
+        locale,
         422,
-        'Card payment',
-        widgetCardForm(session, refusedCardForm(request.body, parsed.errors)),
+        locale.t.cardPaymentTitle,
+        widgetCardForm(locale, session, refusedCardForm(request.body, parsed.errors)),
         { framable: true, script: widgetFrameKeys(session.id, session.origin) },
       );
     }
@@ -109,10 +123,11 @@ export function widgetRoutes(app: FastifyInstance, ctx: SandboxContext) {
       callbackUrl: ctx.options.widgetCallbackUrl,
       returnUrl: null,
       widgetSessionId: session.id,
+      language: session.language,
     });
     const card: CardInput = { digits: parsed.data.card_number, ...expiryParts(parsed.data.expiry) };
     const step = ctx.charge(payment, card, 'page');
-    if (step.kind === 'challenge') return reply.redirect(ctx.challengeUrl(payment), 303);
-    return sendWidgetResult(ctx, reply, payment, session);
+    if (step.kind === 'challenge') return reply.redirect(locale.link(ctx.challengeUrl(payment)), 303);
+    return sendWidgetResult(ctx, reply, locale, payment, session);
   });
 }
