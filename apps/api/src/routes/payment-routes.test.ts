@@ -253,6 +253,57 @@ describe('POST /payment/initialize: the hosted payment page', () => {
   });
 });
 
+describe('the provider’s own pages', () => {
+  it('speak the customer’s language: the 3-D Secure check, the hosted page and the bank’s confirm page', async () => {
+    const langOf = (html: string) => /<html lang="([^"]+)"/.exec(html)?.[1];
+    const customerIn = async (locale: string) => {
+      const buyer = await customerWithOrder(ctx.app, db());
+      const changed = await call(ctx.app, 'PATCH', '/api/profile/locale', { token: buyer.token, body: { locale } });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      return buyer;
+    };
+
+    const russian = await customerIn('ru');
+    const threeDs = PaymentResponseSchema.parse(
+      (await pay(russian.token, { type: 'purchase', ...cardFields(CARDS.threeDs) })).body,
+    );
+    if (threeDs.status !== '3DS') throw new Error(`expected 3DS, got ${threeDs.status}`);
+    const acs = await postForm(ctx.app, sandbox('/3ds/acs'), {
+      PaReq: threeDs.PaReq,
+      MD: threeDs.MD,
+      TermUrl: threeDs.TermUrl,
+    });
+    expect(langOf(acs.body)).toBe('ru');
+
+    const portuguese = await customerIn('pt-BR');
+    const form = HostedPageResponseSchema.parse(
+      (
+        await call(ctx.app, 'POST', '/api/payment/initialize', {
+          token: portuguese.token,
+          body: { orderId: portuguese.orderId, token: randomBytes(12).toString('hex') },
+        })
+      ).body,
+    );
+    expect(JSON.parse(Buffer.from(form.fields.Request, 'base64').toString('utf8')).language).toBe('pt-BR');
+    const opened = await postForm(ctx.app, sandbox('/hosted'), form.fields);
+    expect(opened.statusCode).toBe(303);
+    const page = await ctx.app.inject({ method: 'GET', url: new URL(String(opened.headers.location)).pathname });
+    expect(langOf(page.body)).toBe('pt-BR');
+
+    const hindi = await customerIn('hi');
+    const { sbp } = SbpPaymentResponseSchema.parse(
+      (await call(ctx.app, 'POST', '/api/payment-sbp', { token: hindi.token, body: { type: 'purchase' } })).body,
+    );
+    // The bank's page in the customer's language, whatever the browser asks for.
+    const bank = await ctx.app.inject({
+      method: 'GET',
+      url: new URL(sbp.pay_link).pathname,
+      headers: { 'accept-language': 'en-US,en;q=0.9' },
+    });
+    expect(langOf(bank.body)).toBe('hi');
+  });
+});
+
 describe('instant bank transfer and UPI', () => {
   it('POST /payment-sbp answers a QR image and pay link; confirming at the bank completes the order', async () => {
     const buyer = await customerWithOrder(ctx.app, db());

@@ -23,6 +23,8 @@ export interface HostedPageRequest {
   request_ip: string;
   return_url: string;
   callback_url: string;
+  /** The customer's language for the page; not signed: it changes what the page says, not what is paid. */
+  language?: string;
   signature: string;
 }
 

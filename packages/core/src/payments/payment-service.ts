@@ -203,6 +203,15 @@ export function createPaymentService({
     return order;
   }
 
+  /**
+   * The customer's language (kept in step with the interface's by the language switcher), for the
+   * provider's own pages. The widget needs none: it takes the store page's language.
+   */
+  async function customerLanguage(userId: string): Promise<string | undefined> {
+    const [user] = await sql.query<{ locale: string }>(Prisma.sql`SELECT locale FROM users WHERE id = ${userId}::uuid`);
+    return user?.locale;
+  }
+
   /** The customer's order by id; someone else's is not found. */
   async function readOrder(orderId: string, userId: string): Promise<LockedOrder | undefined> {
     const [order] = await sql.query<LockedOrder>(
@@ -342,9 +351,11 @@ export function createPaymentService({
     browser: BrowserContext,
   ): Promise<PaymentResponse> {
     const { id: paymentId } = await openPayment(order, 'CARD', body.token);
+    const language = await customerLanguage(order.userId);
     const result = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'card',
+        language,
         orderId: order.id,
         amountMinor: order.totalMinor,
         currency: order.currency,
@@ -395,9 +406,11 @@ export function createPaymentService({
     payer?: { personalId?: string; firstName?: string },
   ) {
     const { id: paymentId } = await openPayment(order, 'QR');
+    const language = await customerLanguage(order.userId);
     const qr = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'qr',
+        language,
         scheme,
         orderId: order.id,
         amountMinor: order.totalMinor,
@@ -484,9 +497,11 @@ export function createPaymentService({
         throw new ValidationError({ currency: [ErrorKeys.currencyMismatch] }, 'The currency is not the order’s.');
       }
       const { id: paymentId } = await openPayment(order, 'UPI');
+      const language = await customerLanguage(userId);
       const upi = await refusedAttempt(paymentId, () =>
         provider.createPayment({
           method: 'upi',
+          language,
           orderId: order.id,
           amountMinor: order.totalMinor,
           currency: order.currency,
@@ -519,6 +534,7 @@ export function createPaymentService({
       const { id: paymentId } = await openPayment(order, 'HOSTED_PAGE', body.token);
       const form = await provider.createPayment({
         method: 'hosted_page',
+        language: await customerLanguage(userId),
         orderId: order.id,
         amountMinor: order.totalMinor,
         currency: order.currency,

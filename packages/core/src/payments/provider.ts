@@ -47,6 +47,11 @@ interface PaymentBase {
   currency: string;
   /** What is bought, as the customer's bank statement or receipt shows it. */
   description: string;
+  /**
+   * The customer's language (`pt-BR`, `en`, `ru`, `hi`), for the provider's own pages: its card
+   * form, 3-D Secure check, transfer and UPI pages. Without it the provider asks the browser.
+   */
+  language?: string;
 }
 
 /** One receipt line of the widget request (SPEC.md section 3). */

@@ -279,6 +279,7 @@ export function createSandboxPaymentProvider(config: SandboxProviderConfig): Pay
       amount_minor: request.amountMinor,
       currency: request.currency,
       description: request.description,
+      ...(request.language ? { language: request.language } : {}),
     };
     switch (request.method) {
       case 'widget':
@@ -298,6 +299,7 @@ export function createSandboxPaymentProvider(config: SandboxProviderConfig): Pay
             request_ip: request.customerIp,
             return_url: request.returnUrl,
             callback_url: config.callbackUrl,
+            ...(request.language ? { language: request.language } : {}),
           },
           config.apiKey,
         );
