@@ -25,6 +25,8 @@ export interface Database {
 
 export interface NotificationHandlers {
   onNotification(payload: string): void;
+  /** The connection was lost: nothing is heard until onReconnect. */
+  onLost?(): void;
   /**
    * The connection was lost and is listening again: whatever was notified in between is lost, so
    * the subscriber must assume anything changed.
@@ -178,6 +180,7 @@ async function listenPostgres(databaseUrl: string, channel: string, handlers: No
     if (stopped || which !== client) return;
     client = undefined;
     which.end().catch(() => {});
+    handlers.onLost?.();
     scheduleReconnect();
   };
 

@@ -16,6 +16,7 @@ import {
   createPromoService,
   createReviewService,
   createSandboxPaymentProvider,
+  createSessionCache,
   createStockNotificationService,
   type DeliveryService,
   type DisplayRates,
@@ -95,6 +96,11 @@ export default fp(async function services(
   app.addHook('onClose', () => search.close());
   const displayRates = await createDisplayRates({ db: database.prisma, listen: database.listen, logger: app.log });
   app.addHook('onClose', () => displayRates.close());
+  // Every authenticated call checks its session; one checked in the last few seconds is not read
+  // again, and one that ends is forgotten at once by every instance (sessions.ts).
+  const sessionCache = createSessionCache();
+  await sessionCache.start(database.listen);
+  app.addHook('onClose', () => sessionCache.close());
   const orders = createOrderService({
     db: database.prisma,
     promo: createPromoService({ db: database.prisma }),
@@ -143,6 +149,7 @@ export default fp(async function services(
       publicUrl: env.PUBLIC_URL,
       sessionTtlHours: env.SESSION_TTL_HOURS,
       logger: app.log,
+      sessionCache,
     }),
     reviews: createReviewService({ db: database.prisma }),
     basket: createBasketService({ db: database.prisma }),

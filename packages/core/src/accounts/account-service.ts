@@ -21,7 +21,14 @@ import {
   TEMPLATE_BY_PURPOSE,
 } from './email-tokens.ts';
 import { argon2Hasher, type PasswordHasher } from './password-hashing.ts';
-import { type AuthenticatedSession, checkSession, openSession, revokeSessions, type SessionMeta } from './sessions.ts';
+import {
+  type AuthenticatedSession,
+  checkSession,
+  openSession,
+  revokeSessions,
+  type SessionCache,
+  type SessionMeta,
+} from './sessions.ts';
 import { toUserView } from './user-view.ts';
 
 export interface AccountServiceDeps {
@@ -35,6 +42,8 @@ export interface AccountServiceDeps {
   /** Least time a password-reset request takes; see PASSWORD_RESET_FLOOR_MS. */
   passwordResetFloorMs?: number;
   passwords?: PasswordHasher;
+  /** Sessions checked in the last few seconds (sessions.ts); without it every call reads its session. */
+  sessionCache?: SessionCache;
 }
 
 /**
@@ -101,6 +110,7 @@ export function createAccountService({
   logger = silentLogger,
   passwordResetFloorMs = PASSWORD_RESET_FLOOR_MS,
   passwords = argon2Hasher,
+  sessionCache,
 }: AccountServiceDeps) {
   const base = publicUrl.replace(/\/+$/, '');
 
@@ -221,11 +231,13 @@ export function createAccountService({
         where: { id: session.sessionId, userId: session.userId, revokedAt: null },
         data: { revokedAt: clock() },
       });
+      // Here at once; every other process hears it from the database.
+      sessionCache?.forget(session.sessionId);
     },
 
     /** The check behind every authenticated request. */
     authenticate(claims: { sessionId: string; userId: string }): Promise<AuthenticatedSession> {
-      return checkSession(db, claims, clock());
+      return checkSession(db, claims, clock(), sessionCache);
     },
 
     async getUser(userId: string): Promise<User> {
@@ -264,11 +276,13 @@ export function createAccountService({
       const now = clock();
       await assertLiveEmailToken(db, { token, purpose: 'PASSWORD_RESET', now });
       const passwordHash = await passwords.hash(password);
-      await db.$transaction(async (tx) => {
+      const userId = await db.$transaction(async (tx) => {
         const row = await consumeEmailToken(tx, { token, purpose: 'PASSWORD_RESET', now });
         await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
         await endOldCredentials(tx, row.userId, now);
+        return row.userId;
       });
+      sessionCache?.forgetUser(userId);
     },
 
     /**
@@ -373,6 +387,7 @@ export function createAccountService({
           const noticeId = await mailNotice(tx, before, 'email-changed', before.email);
           return { user, noticeId };
         });
+        sessionCache?.forgetUser(userId);
         enqueueEmail(noticeId);
         return toUserView(user);
       } catch (error) {
@@ -405,6 +420,7 @@ export function createAccountService({
         await tx.user.update({ where: { id: session.userId }, data: { passwordHash } });
         await endOldCredentials(tx, session.userId, now, session.sessionId);
       });
+      sessionCache?.forgetUser(session.userId);
     },
 
     async updateName(userId: string, name: string): Promise<User> {

@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type Database, Prisma, type PrismaClient, sqlOf } from '@store/db';
 import { UnauthorizedError } from '../shared/errors.ts';
 
 /** Where a session was opened from; kept for the customer's own security overview. */
@@ -30,28 +30,157 @@ export async function openSession(
   return session.id;
 }
 
+/** Where the database names each session that ends: revoked, cut short, moved or deleted ('*': all). */
+export const SESSION_ENDED_CHANNEL = 'session_ended';
+
+/** How long a checked session is taken on trust before the database is asked again. */
+export const SESSION_CACHE_TTL_MS = 5_000;
+const SESSION_CACHE_MAX_ENTRIES = 20_000;
+
+interface CachedSession {
+  userId: string;
+  expiresAt: number;
+  lastSeenAt: number;
+  checkedAt: number;
+}
+
+/**
+ * The sessions this process checked in the last few seconds, so that a customer's run of calls (a
+ * checkout's, a payment's status polled every second) asks the database once rather than on every
+ * call. A session that ends is forgotten at once: here by the call that ended it, after its commit,
+ * and in every process by the database's notice (SESSION_ENDED_CHANNEL, raised by a trigger on every
+ * revocation, whatever path wrote it). While the notices' connection is down nothing is taken on
+ * trust; when it is back, everything is forgotten, since what ended meanwhile is unknown. Past
+ * SESSION_CACHE_TTL_MS an entry is checked again whatever happened.
+ */
+export interface SessionCache {
+  /** Starts hearing the database's notices; until then the cache takes nothing on trust. */
+  start(listen: Database['listen']): Promise<void>;
+  forget(sessionId: string): void;
+  forgetUser(userId: string): void;
+  close(): Promise<void>;
+}
+
+interface SessionCacheInternals {
+  /** A fresh entry, else undefined. */
+  get(sessionId: string, now: number): CachedSession | undefined;
+  /** Changes with every forgetting: a read that began before one must not be kept. */
+  generation(): number;
+  remember(sessionId: string, entry: CachedSession, readInGeneration: number): void;
+  touched(sessionId: string, lastSeenAt: number): void;
+}
+
+export function createSessionCache({
+  ttlMs = SESSION_CACHE_TTL_MS,
+  maxEntries = SESSION_CACHE_MAX_ENTRIES,
+}: {
+  ttlMs?: number;
+  maxEntries?: number;
+} = {}): SessionCache {
+  const entries = new Map<string, CachedSession>();
+  let generation = 0;
+  let hearing = false;
+  let unlisten: (() => Promise<void>) | undefined;
+  const forgetAll = () => {
+    generation += 1;
+    entries.clear();
+  };
+  const cache: SessionCache & SessionCacheInternals = {
+    async start(listen) {
+      unlisten = await listen(SESSION_ENDED_CHANNEL, {
+        onNotification: (payload) => (payload === '*' ? forgetAll() : cache.forget(payload)),
+        onLost: () => {
+          hearing = false;
+          forgetAll();
+        },
+        onReconnect: () => {
+          forgetAll();
+          hearing = true;
+        },
+      });
+      hearing = true;
+    },
+    forget(sessionId) {
+      generation += 1;
+      entries.delete(sessionId);
+    },
+    forgetUser(userId) {
+      generation += 1;
+      for (const [id, entry] of entries) if (entry.userId === userId) entries.delete(id);
+    },
+    async close() {
+      hearing = false;
+      forgetAll();
+      await unlisten?.();
+    },
+    get(sessionId, now) {
+      const entry = entries.get(sessionId);
+      if (!entry) return undefined;
+      if (!hearing || now - entry.checkedAt >= ttlMs || now >= entry.expiresAt) {
+        entries.delete(sessionId);
+        return undefined;
+      }
+      return entry;
+    },
+    generation: () => generation,
+    remember(sessionId, entry, readInGeneration) {
+      if (!hearing || readInGeneration !== generation) return;
+      // The oldest entry makes room: a Map keeps the order entries were set in.
+      if (entries.size >= maxEntries && !entries.has(sessionId)) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+      entries.set(sessionId, entry);
+    },
+    touched(sessionId, lastSeenAt) {
+      const entry = entries.get(sessionId);
+      if (entry) entry.lastSeenAt = lastSeenAt;
+    },
+  };
+  return cache;
+}
+
 /**
  * A signed bearer token is honoured only while its session row is neither revoked nor expired and
  * belongs to the token's subject: logout and password changes take effect on the server at once.
+ * With a cache (createSessionCache), a session checked in the last few seconds is not read again.
  */
 export async function checkSession(
   db: PrismaClient,
   claims: { sessionId: string; userId: string },
   now: Date,
+  cache?: SessionCache,
 ): Promise<AuthenticatedSession> {
   if (!UUID.test(claims.sessionId) || !UUID.test(claims.userId)) throw new UnauthorizedError();
-  // Every authenticated request comes here: one prepared read by primary key on the driver, a
-  // fraction of what the query builder's findUnique costs (bench/checkout).
+  const known = cache as (SessionCache & SessionCacheInternals) | undefined;
+  const at = now.getTime();
   const sql = sqlOf(db);
-  const [session] = await sql.query<{ lastSeenAt: Date }>(Prisma.sql`
-    SELECT last_seen_at AS "lastSeenAt" FROM sessions
-    WHERE id = ${claims.sessionId}::uuid AND user_id = ${claims.userId}::uuid
-      AND revoked_at IS NULL AND expires_at > ${now}`);
-  if (!session) throw new UnauthorizedError();
-  if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+  const cached = known?.get(claims.sessionId, at);
+  let lastSeenAt: number;
+  if (cached) {
+    if (cached.userId !== claims.userId) throw new UnauthorizedError();
+    lastSeenAt = cached.lastSeenAt;
+  } else {
+    const generation = known?.generation() ?? 0;
+    // One prepared read by primary key on the driver, a fraction of what the query builder's
+    // findUnique costs (bench/checkout).
+    const [session] = await sql.query<{ lastSeenAt: Date; expiresAt: Date }>(Prisma.sql`
+      SELECT last_seen_at AS "lastSeenAt", expires_at AS "expiresAt" FROM sessions
+      WHERE id = ${claims.sessionId}::uuid AND user_id = ${claims.userId}::uuid
+        AND revoked_at IS NULL AND expires_at > ${now}`);
+    if (!session) throw new UnauthorizedError();
+    lastSeenAt = session.lastSeenAt.getTime();
+    known?.remember(
+      claims.sessionId,
+      { userId: claims.userId, expiresAt: session.expiresAt.getTime(), lastSeenAt, checkedAt: at },
+      generation,
+    );
+  }
+  if (at - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
+    known?.touched(claims.sessionId, at);
     await sql.execute(Prisma.sql`
       UPDATE sessions SET last_seen_at = ${now}
-      WHERE id = ${claims.sessionId}::uuid AND last_seen_at = ${session.lastSeenAt}`);
+      WHERE id = ${claims.sessionId}::uuid AND last_seen_at = ${new Date(lastSeenAt)}`);
   }
   return { userId: claims.userId, sessionId: claims.sessionId };
 }
