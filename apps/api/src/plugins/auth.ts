@@ -31,8 +31,9 @@ declare module 'fastify' {
 
 /**
  * Bearer tokens: HS256 JWTs naming a session row (`sid`). The signature proves who issued them; the
- * session row, looked up by primary key on every request, decides whether they still work, so logout
- * and password changes revoke them on the server.
+ * session row decides whether they still work, so logout and password changes revoke them on the
+ * server. Each instance takes a session it checked in the last few seconds on trust and forgets it
+ * the moment it ends (packages/core accounts/sessions.ts).
  */
 export default fp(
   async function auth(app: FastifyInstance) {
