@@ -176,6 +176,7 @@ export const PROMO_REFUSALS = [
   'expired',
   'used_up',
   'already_used',
+  'held',
   'out_of_scope',
   'empty_basket',
 ] as const;

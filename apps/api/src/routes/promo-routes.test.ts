@@ -148,6 +148,12 @@ describe('POST /api/promocode', () => {
       data: { userId: first.user.id, type: 'PURCHASE', subtotalMinor: 1_005, discountMinor: 50, totalMinor: 955 },
     });
     await db().promoRedemption.create({ data: { promoCodeId: promo.id, userId: first.user.id, orderId: order.id } });
+    // On an order still waiting for its payment the code is held, and says so; once paid, used.
+    expectRefusal(await tryCode(first.token, code), 'held');
+    await db().order.update({
+      where: { id: order.id },
+      data: { status: 'FULFILLED', paidAt: new Date(), fulfilledAt: new Date() },
+    });
     expectRefusal(await tryCode(first.token, code), 'already_used');
     const second = await customerWith([{ id: cheap.id, count: 1 }]);
     expect((await tryCode(second.token, code)).status).toBe(200);

@@ -152,7 +152,7 @@ describe('redeemPromoCode', () => {
     expect(await database.prisma.order.count({ where: { userId: { in: customers.map((c) => c.id) } } })).toBe(1);
   });
 
-  it("gives one customer's concurrent orders one use of the code between them", async () => {
+  it("gives one customer's concurrent orders one use of the code between them, held until that order is paid", async () => {
     const code = uniqueCode();
     await promo.createPromoCode({ code, percent: 5 });
     const customer = await createCustomer();
@@ -161,9 +161,16 @@ describe('redeemPromoCode', () => {
 
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     for (const result of results) {
-      if (result.status === 'rejected') expect((result.reason as PromoCodeRefusedError).reason).toBe('already_used');
+      if (result.status === 'rejected') expect((result.reason as PromoCodeRefusedError).reason).toBe('held');
     }
     expect((await database.prisma.promoCode.findUniqueOrThrow({ where: { code } })).usedCount).toBe(1);
+    // The order holding it waits for its payment: the code is held, not spent.
+    expect(await refusalOf(placeOrder(customer.id, code, [steamLine]))).toBe('held');
+    const [holding] = await database.prisma.promoRedemption.findMany({ where: { userId: customer.id } });
+    await database.prisma.order.update({
+      where: { id: holding?.orderId },
+      data: { status: 'FULFILLED', paidAt: new Date(), fulfilledAt: new Date() },
+    });
     expect(await refusalOf(placeOrder(customer.id, code, [steamLine]))).toBe('already_used');
   });
 });

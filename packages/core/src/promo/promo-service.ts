@@ -11,6 +11,7 @@ const REFUSAL_MESSAGES: Record<PromoRefusal, string> = {
   expired: 'This promo code has expired.',
   used_up: 'This promo code has been used up.',
   already_used: 'You have already used this promo code.',
+  held: 'This promo code is on an order of yours still waiting for its payment: pay that order, or it comes back when the order expires.',
   out_of_scope: 'This promo code does not apply to anything in your basket.',
   empty_basket: 'Your basket is empty.',
 };
@@ -122,7 +123,7 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
     if (!promo) throw new PromoCodeRefusedError('unknown');
     const status = codeStatus(promo, clock());
     if (status !== 'usable') throw new PromoCodeRefusedError(status);
-    if (promo.usedByCustomer) throw new PromoCodeRefusedError('already_used');
+    if (promo.usedByCustomer) throw new PromoCodeRefusedError(promo.heldByUnpaidOrder ? 'held' : 'already_used');
     if (lines.length === 0) throw new PromoCodeRefusedError('empty_basket');
 
     const appliesTo = await linesInScope(tx, promo, lines);
@@ -219,7 +220,8 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
       } catch (error) {
         // The customer's other order redeemed it while this one waited for the code's lock (the
         // rule was read before that order committed): one use per customer, by the unique index.
-        if (isUniqueViolation(error)) throw new PromoCodeRefusedError('already_used');
+        // That order was made a moment ago, so it is still waiting for its payment.
+        if (isUniqueViolation(error)) throw new PromoCodeRefusedError('held');
         throw error;
       }
       return discount;

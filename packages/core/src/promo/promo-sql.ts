@@ -17,6 +17,8 @@ export interface PromoRule {
   productIds: number[];
   /** The customer has redeemed it already. */
   usedByCustomer: boolean;
+  /** ...on an order still waiting for its payment: the use comes back if that order ends unpaid. */
+  heldByUnpaidOrder: boolean;
 }
 
 /**
@@ -37,7 +39,11 @@ export async function readPromoRule(
            ARRAY(SELECT category_id FROM promo_code_categories WHERE promo_code_id = pc.id) AS "categoryIds",
            ARRAY(SELECT product_id FROM promo_code_products WHERE promo_code_id = pc.id) AS "productIds",
            EXISTS (SELECT 1 FROM promo_redemptions r WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid)
-             AS "usedByCustomer"
+             AS "usedByCustomer",
+           EXISTS (SELECT 1 FROM promo_redemptions r JOIN orders o ON o.id = r.order_id
+                   WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid
+                     AND o.status IN ('CREATED', 'PENDING'))
+             AS "heldByUnpaidOrder"
     FROM promo_codes pc WHERE pc.code = ${code}
     ${lock ? Prisma.sql`FOR UPDATE OF pc` : Prisma.empty}`);
   return rows[0];
