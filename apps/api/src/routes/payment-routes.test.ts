@@ -254,7 +254,7 @@ describe('POST /payment/initialize: the hosted payment page', () => {
 });
 
 describe('the provider’s own pages', () => {
-  it('speak the customer’s language: the 3-D Secure check, the hosted page and the bank’s confirm page', async () => {
+  it('speak the customer’s language: the 3-D Secure check, the hosted page, the widget’s description and the bank’s confirm page', async () => {
     const langOf = (html: string) => /<html lang="([^"]+)"/.exec(html)?.[1];
     const customerIn = async (locale: string) => {
       const buyer = await customerWithOrder(ctx.app, db());
@@ -289,6 +289,12 @@ describe('the provider’s own pages', () => {
     expect(opened.statusCode).toBe(303);
     const page = await ctx.app.inject({ method: 'GET', url: new URL(String(opened.headers.location)).pathname });
     expect(langOf(page.body)).toBe('pt-BR');
+
+    // What the payment is for, as the provider's pages and the bank statement show it.
+    const widgetBuyer = await customerIn('pt-BR');
+    const widget = PaymentResponseSchema.parse((await pay(widgetBuyer.token, { type: 'purchase' })).body);
+    if (widget.status !== 'widget') throw new Error(`expected the widget, got ${widget.status}`);
+    expect(widget.widget.request.description).toMatch(/^Produtos digitais, pedido /);
 
     const hindi = await customerIn('hi');
     const { sbp } = SbpPaymentResponseSchema.parse(

@@ -59,20 +59,42 @@ const BODY_FIELD: Record<string, string> = {
   'customer.address': 'address',
 };
 
-/** What the provider's receipt is made of: the customer's email and the order's lines. */
+/** What the provider's receipt is made of: the customer's email and language, and the order's lines. */
 interface ReceiptSource {
   email: string;
+  locale: string;
   lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
 }
 
 /** Reads a ReceiptSource: a statement, or a subquery of one. */
 const RECEIPT_SOURCE = (orderId: string, userId: Prisma.Sql) => Prisma.sql`
-  SELECT u.email,
+  SELECT u.email, u.locale,
          (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
                                             'unitPriceMinor', ol.unit_price_minor, 'discountMinor', ol.discount_minor)
                           ORDER BY ol.product_id, ol.id)
           FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid) AS lines
   FROM users u WHERE u.id = ${userId}`;
+
+/**
+ * What the provider's pages, the receipt and the bank statement say the payment is for, in the
+ * customer's language (English for any other).
+ */
+interface PaymentTexts {
+  goods: (order: string) => string;
+  topUp: string;
+}
+const ENGLISH_PAYMENT_TEXTS: PaymentTexts = {
+  goods: (order) => `Digital goods, order ${order}`,
+  topUp: 'Balance top-up',
+};
+const PAYMENT_TEXTS: Record<string, PaymentTexts> = {
+  en: ENGLISH_PAYMENT_TEXTS,
+  'pt-BR': { goods: (order) => `Produtos digitais, pedido ${order}`, topUp: 'Recarga de saldo' },
+  ru: { goods: (order) => `Цифровые товары, заказ ${order}`, topUp: 'Пополнение баланса' },
+  hi: { goods: (order) => `डिजिटल सामान, ऑर्डर ${order}`, topUp: 'बैलेंस टॉप-अप' },
+};
+const paymentTexts = (locale: string | undefined): PaymentTexts =>
+  (locale ? PAYMENT_TEXTS[locale] : undefined) ?? ENGLISH_PAYMENT_TEXTS;
 
 /** The methods an attempt's token can name. */
 const ATTEMPT_METHODS: PaymentMethod[] = ['CARD', 'WIDGET', 'HOSTED_PAGE', 'QR', 'UPI'];
@@ -148,7 +170,7 @@ export function createPaymentService({
     url.searchParams.set('paymentConfirmOrder', orderId);
     return url.toString();
   };
-  const description = (orderId: string) => `Digital goods, order ${orderNumber(orderId)}`;
+  const description = (orderId: string, locale: string | undefined) => paymentTexts(locale).goods(orderNumber(orderId));
 
   function notPayable(message = 'This order can no longer be paid.'): ValidationError {
     return new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, message);
@@ -253,7 +275,7 @@ export function createPaymentService({
         SELECT EXISTS (SELECT 1 FROM opened) AS opened, receipt.*
         FROM (${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`)}) AS receipt`);
       if (!opened?.opened) throw notPayable();
-      return { id, receipt: { email: opened.email, lines: opened.lines } };
+      return { id, receipt: { email: opened.email, locale: opened.locale, lines: opened.lines } };
     };
     // A new attempt with nothing to check first is that one statement; a repeated one (its token)
     // and a card attempt look at the order's payments under the lock first.
@@ -321,7 +343,7 @@ export function createPaymentService({
     const customer = opened.receipt ?? (await readReceiptSource(order));
     if (!customer) throw new NotFoundError('User');
     const lines = customer.lines ?? [];
-    const what = description(order.id);
+    const what = description(order.id, customer.locale);
     const widget = await provider.createPayment({
       method: 'widget',
       orderId: order.id,
@@ -331,7 +353,7 @@ export function createPaymentService({
       customerEmail: customer.email,
       items:
         order.type === 'BALANCE'
-          ? [{ name: 'Balance top-up', unitPriceMinor: order.totalMinor, quantity: 1 }]
+          ? [{ name: paymentTexts(customer.locale).topUp, unitPriceMinor: order.totalMinor, quantity: 1 }]
           : receiptItems(lines, order.totalMinor, what),
     });
     return {
@@ -359,7 +381,7 @@ export function createPaymentService({
         orderId: order.id,
         amountMinor: order.totalMinor,
         currency: order.currency,
-        description: description(order.id),
+        description: description(order.id, language),
         card: { number: body.card_number, expMonth: body.month, expYear: body.year, cvc: body.cvc },
         browser: {
           ip: browser.ip,
@@ -415,7 +437,7 @@ export function createPaymentService({
         orderId: order.id,
         amountMinor: order.totalMinor,
         currency: order.currency,
-        description: description(order.id),
+        description: description(order.id, language),
         returnUrl: returnUrl(order.id),
         idempotencyKey: paymentId,
         ...(payer ? { payer } : {}),
@@ -532,13 +554,14 @@ export function createPaymentService({
     ): Promise<HostedPageResponse> {
       const order = await orderToPay(userId, { orderId: body.orderId });
       const { id: paymentId } = await openPayment(order, 'HOSTED_PAGE', body.token);
+      const language = await customerLanguage(userId);
       const form = await provider.createPayment({
         method: 'hosted_page',
-        language: await customerLanguage(userId),
+        language,
         orderId: order.id,
         amountMinor: order.totalMinor,
         currency: order.currency,
-        description: description(order.id),
+        description: description(order.id, language),
         customerIp: browser.ip,
         returnUrl: returnUrl(order.id),
         idempotencyKey: paymentId,
