@@ -12,6 +12,12 @@ describe('passwordStrength', () => {
     expect(passwordStrength('a'.repeat(33))).toBe('tooLong');
   });
 
+  it('grades nothing the rules refuse: a symbol or a space, whatever else is there', () => {
+    expect(passwordStrength('Abcdef1!')).toBe('invalid');
+    expect(passwordStrength('Abc def12')).toBe('invalid');
+    expect(passwordStrength('a!')).toBe('invalid');
+  });
+
   it('grades the rest by kinds of characters and length', () => {
     expect(passwordStrength('abcdefgh')).toBe('weak');
     expect(passwordStrength('abcdefg1')).toBe('medium');
