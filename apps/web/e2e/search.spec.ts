@@ -57,3 +57,22 @@ test('"стим" in Russian shows Steam hints; arrows and Enter pick one', async
   await expect(page).toHaveURL(`/search/${encodeURIComponent(chosen)}`);
   await expect(page.getByTestId('product-card').first()).toContainText('Steam');
 });
+
+test('at 320 px in Portuguese a hint shows its whole name, face value and region included', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 700 });
+  await page.addInitScript(() => localStorage.setItem('lang', 'pt-BR'));
+  await page.goto('/');
+  await page.getByTestId('search-toggle').click();
+  const search = page.getByRole('combobox', { name: 'Buscar produtos' });
+  // A typo, as shoppers type on a phone.
+  await search.pressSequentially('plaistation');
+  const names = page.getByRole('listbox').getByRole('option').getByTestId('hint-name');
+  await expect(names.first()).toBeVisible();
+  expect(await names.count()).toBeGreaterThan(1);
+  for (const name of await names.all()) {
+    const text = (await name.textContent()) ?? '';
+    expect(text).toMatch(/\d/);
+    // Nothing of the name is hidden by the clamp.
+    expect(await name.evaluate((element) => element.scrollHeight <= element.clientHeight + 1), text).toBe(true);
+  }
+});
