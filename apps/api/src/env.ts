@@ -164,7 +164,7 @@ const EnvSchema = z
     PUBLIC_URL: z.url().optional(),
     /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: the dev outbox only. */
     SMTP_URL: z.url().optional(),
-    MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
+    MAIL_FROM: z.string().min(3).default('Giftstore <no-reply@giftstore.example>'),
     CORS_ORIGINS: z
       .string()
       .default('')

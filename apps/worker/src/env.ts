@@ -34,7 +34,7 @@ const EnvSchema = z
      * before another worker sends it.
      */
     SMTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(SMTP_SEND_DEADLINE_MS),
-    MAIL_FROM: z.string().min(3).default('Gift Store <no-reply@giftstore.example>'),
+    MAIL_FROM: z.string().min(3).default('Giftstore <no-reply@giftstore.example>'),
     /** Where customers open the store; emailed links point here. Required in production, as by the API. */
     PUBLIC_URL: z.url().optional(),
     /**

@@ -21,7 +21,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemo(database.prisma, { cipher: createCodeCipher(devCodeKey()) });
   // The real pipeline: outbox row, email.send job, templates, nodemailer, an SMTP conversation.
-  const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Gift Store <no-reply@store.example>' });
+  const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Giftstore <no-reply@store.example>' });
   queue = createInProcessQueue(createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }), silentLogger);
   ctx = await buildTestApp({ PUBLIC_URL, RATE_LIMIT_SCALE: '1000' }, { database, queue });
 });

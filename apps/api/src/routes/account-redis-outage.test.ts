@@ -50,7 +50,7 @@ describe.runIf(canRun)('accounts while Redis is down', () => {
     // A Redis of this test's own: the shared one must never go down.
     redis = await startPrivateRedis();
     smtp = await startTestSmtpServer();
-    mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Gift Store <no-reply@store.example>' });
+    mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Giftstore <no-reply@store.example>' });
     database = await createTestDatabase();
     queue = createBullQueue({ redisUrl: redis.url, prefix, logger: silentLogger });
     ctx = await buildTestApp({ RATE_LIMIT_SCALE: '1000' }, { database, queue });

@@ -48,7 +48,7 @@ describe('dev mailbox', () => {
       to: 'ana@example.com',
       template: 'password-reset',
       locale: 'en',
-      subject: 'Reset your Gift Store password',
+      subject: 'Reset your Giftstore password',
       links: ['http://localhost:3000/password-reset/reset-token'],
       status: 'PENDING',
       attempts: 0,
@@ -78,7 +78,7 @@ describe('dev mailbox', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/dev/mailbox' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/text\/html/);
-    expect(response.body).toContain('Reset your Gift Store password');
+    expect(response.body).toContain('Reset your Giftstore password');
     expect(response.body).toContain(`href="/dev/mailbox/${ids.reset}"`);
     expect(response.body).toContain('bob@example.com');
     // The page is not under the API's JSON headers (default-src 'none' would blank its styles).
@@ -131,7 +131,7 @@ describe('dev mailbox', () => {
       );
       message = body.messages[0];
     }
-    expect(message).toMatchObject({ status: 'SENT', attempts: 1, subject: 'Активируйте аккаунт в Gift Store' });
+    expect(message).toMatchObject({ status: 'SENT', attempts: 1, subject: 'Активируйте аккаунт в Giftstore' });
     expect(message?.links).toEqual(['http://localhost:3000/?accountToken=other-token']);
     expect(await databaseText(ctx.database.prisma)).not.toContain('other-token');
   });
@@ -164,7 +164,7 @@ describe('dev mailbox', () => {
     const byId = new Map(body.messages.map((message) => [message.id, message]));
     expect(byId.get(sent)).toMatchObject({ status: 'SENT', subject: 'Confirm your email address', links: [] });
     expect(byId.get(sent)?.text).toMatch(/keeps no link/);
-    expect(byId.get(failed)).toMatchObject({ status: 'FAILED', subject: 'Reset your Gift Store password', links: [] });
+    expect(byId.get(failed)).toMatchObject({ status: 'FAILED', subject: 'Reset your Giftstore password', links: [] });
     expect(byId.get(failed)?.text).toContain('recipient refused');
     const page = await ctx.app.inject({ method: 'GET', url: `/dev/mailbox/${sent}` });
     expect(page.statusCode).toBe(200);

@@ -14,7 +14,7 @@ import { createEmailDelivery, EmailBusyError } from './email-delivery.ts';
 import { createNoMailer, createOutboxMailer, createSmtpMailer, type Mailer } from './mailer.ts';
 import { recordEmail } from './outbox.ts';
 
-const FROM = 'Gift Store <no-reply@giftstore.example>';
+const FROM = 'Giftstore <no-reply@giftstore.example>';
 const PUBLIC_URL = 'https://shop.example';
 
 let database: TestDatabase;
@@ -77,7 +77,7 @@ describe('email.send over a real SMTP conversation', () => {
     const [mail] = await smtp.waitFor(1);
     expect(mail!.recipients).toEqual([email.to]);
     expect(mail!.user).toBe('store');
-    expect(mail!.parsed.subject).toBe('Redefina sua senha da Gift Store');
+    expect(mail!.parsed.subject).toBe('Redefina sua senha da Giftstore');
     expect(mail!.parsed.from?.text).toContain('no-reply@giftstore.example');
     const html = String(mail!.parsed.html);
     expect(html).toContain('lang="pt-BR"');
@@ -197,7 +197,7 @@ describe('email.send over a real SMTP conversation', () => {
       const stored = await row(email.id);
       expect(stored.attempts).toBe(3);
       expect(stored.lastError).toMatch(/451|try again/i);
-      expect(receivedBy(email.to)[0]?.parsed.subject).toBe('Сброс пароля в Gift Store');
+      expect(receivedBy(email.to)[0]?.parsed.subject).toBe('Сброс пароля в Giftstore');
     } finally {
       await queue.close();
     }
@@ -356,7 +356,7 @@ describe.runIf(redisUrl)('email.send through BullMQ on Redis with a real worker'
       await expect(queue.enqueue(job(email.id), { jobId: email.id })).resolves.toBe('queued');
       await expect(queue.enqueue(job(email.id), { jobId: email.id })).resolves.toBe('already-queued');
       const [mail] = await smtp.waitFor(1, 15_000);
-      expect(mail!.parsed.subject).toBe('अपना Gift Store खाता सक्रिय करें');
+      expect(mail!.parsed.subject).toBe('अपना Giftstore खाता सक्रिय करें');
       expect(mail!.parsed.text).toContain('नमस्ते, Asha!');
       const link = new URL(/https?:\/\/\S+/.exec(mail!.parsed.text ?? '')![0]);
       expect(link.pathname).toBe('/');

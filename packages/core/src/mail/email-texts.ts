@@ -64,7 +64,7 @@ export interface LocaleTexts {
   balance: BalanceTexts;
 }
 
-export const STORE_NAME = 'Gift Store';
+export const STORE_NAME = 'Giftstore';
 
 export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
   en: {

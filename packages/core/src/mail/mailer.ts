@@ -38,7 +38,7 @@ export class NoMailTransportError extends Error {
 export interface SmtpMailerOptions {
   /** smtp://user:pass@host:port, or smtps:// for implicit TLS. */
   smtpUrl: string;
-  /** The From header, e.g. `Gift Store <no-reply@example.com>`. */
+  /** The From header, e.g. `Giftstore <no-reply@example.com>`. */
   from: string;
   /** However slow each step, one send gives up after this. */
   deadlineMs?: number;

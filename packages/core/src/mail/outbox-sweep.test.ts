@@ -174,7 +174,7 @@ describe.runIf(redisUrl)('outbox sweep with BullMQ on Redis', () => {
   it('replaces a job that failed without sending (as a job stalled twice does) and gets the email sent', async () => {
     await database.prisma.outboundEmail.deleteMany();
     const smtp = await startTestSmtpServer();
-    const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Gift Store <no-reply@giftstore.example>' });
+    const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Giftstore <no-reply@giftstore.example>' });
     const prefix = `test-sweep-${randomUUID()}`;
     const connection = createRedisConnection(redisUrl!);
     const raw = new Queue(QUEUE_NAME, { connection, prefix });
@@ -234,7 +234,7 @@ describe.runIf(redisUrl)('outbox sweep with BullMQ on Redis', () => {
   it('a lost email reaches the SMTP server once, even when swept repeatedly', async () => {
     await database.prisma.outboundEmail.deleteMany();
     const smtp = await startTestSmtpServer();
-    const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Gift Store <no-reply@giftstore.example>' });
+    const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Giftstore <no-reply@giftstore.example>' });
     const prefix = `test-sweep-${randomUUID()}`;
     const worker = createBullWorker({
       redisUrl: redisUrl!,

@@ -97,7 +97,7 @@ describe('email templates', () => {
 
   it('falls back to English for an unknown locale and matches by language', () => {
     expect(renderEmail('password-reset', 'de', data).locale).toBe('en');
-    expect(renderEmail('password-reset', 'de', data).subject).toBe('Reset your Gift Store password');
+    expect(renderEmail('password-reset', 'de', data).subject).toBe('Reset your Giftstore password');
     expect(resolveLocale('pt')).toBe('pt-BR');
     expect(resolveLocale('pt-PT')).toBe('pt-BR');
     expect(resolveLocale('ru-RU')).toBe('ru');
@@ -212,7 +212,7 @@ describe('the balance notices', () => {
           balance: { ...movement, cause },
         });
         expect(message.locale).toBe(locale);
-        expect(message.subject).toBe(texts[subject].replace('{store}', 'Gift Store'));
+        expect(message.subject).toBe(texts[subject].replace('{store}', 'Giftstore'));
         const amount = formatMoney(25_000, 'BRL', locale);
         const balance = formatMoney(31_050, 'BRL', locale);
         const order = orderNumber(movement.orderId);
