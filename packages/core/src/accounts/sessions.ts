@@ -59,9 +59,6 @@ export interface SessionCache {
   forget(sessionId: string): void;
   forgetUser(userId: string): void;
   close(): Promise<void>;
-}
-
-interface SessionCacheInternals {
   /** A fresh entry, else undefined. */
   get(sessionId: string, now: number): CachedSession | undefined;
   /** Changes with every forgetting: a read that began before one must not be kept. */
@@ -85,7 +82,7 @@ export function createSessionCache({
     generation += 1;
     entries.clear();
   };
-  const cache: SessionCache & SessionCacheInternals = {
+  const cache: SessionCache = {
     async start(listen) {
       unlisten = await listen(SESSION_ENDED_CHANNEL, {
         onNotification: (payload) => (payload === '*' ? forgetAll() : cache.forget(payload)),
@@ -152,16 +149,15 @@ export async function checkSession(
   cache?: SessionCache,
 ): Promise<AuthenticatedSession> {
   if (!UUID.test(claims.sessionId) || !UUID.test(claims.userId)) throw new UnauthorizedError();
-  const known = cache as (SessionCache & SessionCacheInternals) | undefined;
   const at = now.getTime();
   const sql = sqlOf(db);
-  const cached = known?.get(claims.sessionId, at);
+  const cached = cache?.get(claims.sessionId, at);
   let lastSeenAt: number;
   if (cached) {
     if (cached.userId !== claims.userId) throw new UnauthorizedError();
     lastSeenAt = cached.lastSeenAt;
   } else {
-    const generation = known?.generation() ?? 0;
+    const generation = cache?.generation() ?? 0;
     // One prepared read by primary key on the driver, a fraction of what the query builder's
     // findUnique costs (bench/checkout).
     const [session] = await sql.query<{ lastSeenAt: Date; expiresAt: Date }>(Prisma.sql`
@@ -170,14 +166,14 @@ export async function checkSession(
         AND revoked_at IS NULL AND expires_at > ${now}`);
     if (!session) throw new UnauthorizedError();
     lastSeenAt = session.lastSeenAt.getTime();
-    known?.remember(
+    cache?.remember(
       claims.sessionId,
       { userId: claims.userId, expiresAt: session.expiresAt.getTime(), lastSeenAt, checkedAt: at },
       generation,
     );
   }
   if (at - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
-    known?.touched(claims.sessionId, at);
+    cache?.touched(claims.sessionId, at);
     await sql.execute(Prisma.sql`
       UPDATE sessions SET last_seen_at = ${now}
       WHERE id = ${claims.sessionId}::uuid AND last_seen_at = ${new Date(lastSeenAt)}`);

@@ -227,9 +227,11 @@ export function createPaymentService({
 
   /**
    * The customer's language (kept in step with the interface's by the language switcher), for the
-   * provider's own pages. The widget needs none: it takes the store page's language.
+   * provider's own pages: read with the receipt's source as the payment opened, else (a repeated
+   * attempt, which opened nothing) on its own.
    */
-  async function customerLanguage(userId: string): Promise<string | undefined> {
+  async function customerLanguage(opened: { receipt?: ReceiptSource }, userId: string): Promise<string | undefined> {
+    if (opened.receipt) return opened.receipt.locale;
     const [user] = await sql.query<{ locale: string }>(Prisma.sql`SELECT locale FROM users WHERE id = ${userId}::uuid`);
     return user?.locale;
   }
@@ -372,8 +374,9 @@ export function createPaymentService({
     body: PaymentBody & { card_number: string; month: number; year: number; cvc: string },
     browser: BrowserContext,
   ): Promise<PaymentResponse> {
-    const { id: paymentId } = await openPayment(order, 'CARD', body.token);
-    const language = await customerLanguage(order.userId);
+    const opened = await openPayment(order, 'CARD', body.token);
+    const paymentId = opened.id;
+    const language = await customerLanguage(opened, order.userId);
     const result = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'card',
@@ -427,8 +430,9 @@ export function createPaymentService({
     scheme: 'pix' | 'sbp',
     payer?: { personalId?: string; firstName?: string },
   ) {
-    const { id: paymentId } = await openPayment(order, 'QR');
-    const language = await customerLanguage(order.userId);
+    const opened = await openPayment(order, 'QR');
+    const paymentId = opened.id;
+    const language = await customerLanguage(opened, order.userId);
     const qr = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'qr',
@@ -518,8 +522,9 @@ export function createPaymentService({
       if (body.currency !== order.currency) {
         throw new ValidationError({ currency: [ErrorKeys.currencyMismatch] }, 'The currency is not the order’s.');
       }
-      const { id: paymentId } = await openPayment(order, 'UPI');
-      const language = await customerLanguage(userId);
+      const opened = await openPayment(order, 'UPI');
+      const paymentId = opened.id;
+      const language = await customerLanguage(opened, userId);
       const upi = await refusedAttempt(paymentId, () =>
         provider.createPayment({
           method: 'upi',
@@ -553,8 +558,9 @@ export function createPaymentService({
       browser: BrowserContext,
     ): Promise<HostedPageResponse> {
       const order = await orderToPay(userId, { orderId: body.orderId });
-      const { id: paymentId } = await openPayment(order, 'HOSTED_PAGE', body.token);
-      const language = await customerLanguage(userId);
+      const opened = await openPayment(order, 'HOSTED_PAGE', body.token);
+      const paymentId = opened.id;
+      const language = await customerLanguage(opened, userId);
       const form = await provider.createPayment({
         method: 'hosted_page',
         language,

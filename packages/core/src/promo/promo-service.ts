@@ -123,7 +123,7 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
     if (!promo) throw new PromoCodeRefusedError('unknown');
     const status = codeStatus(promo, clock());
     if (status !== 'usable') throw new PromoCodeRefusedError(status);
-    if (promo.usedByCustomer) throw new PromoCodeRefusedError(promo.heldByUnpaidOrder ? 'held' : 'already_used');
+    if (promo.customerUse) throw new PromoCodeRefusedError(promo.customerUse === 'held' ? 'held' : 'already_used');
     if (lines.length === 0) throw new PromoCodeRefusedError('empty_basket');
 
     const appliesTo = await linesInScope(tx, promo, lines);

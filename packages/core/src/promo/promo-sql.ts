@@ -1,4 +1,5 @@
 import { Prisma, type Queryable } from '@store/db';
+import { UNPAID_STATUSES } from '../orders/order-state.ts';
 
 /** Raw SQL of promo codes: a code with its scope and the customer's use of it, locked when asked. */
 
@@ -15,10 +16,11 @@ export interface PromoRule {
   /** The scope: categories and products; both empty is the whole basket. */
   categoryIds: number[];
   productIds: number[];
-  /** The customer has redeemed it already. */
-  usedByCustomer: boolean;
-  /** ...on an order still waiting for its payment: the use comes back if that order ends unpaid. */
-  heldByUnpaidOrder: boolean;
+  /**
+   * The customer's own use of it (one at most): `held` by an order still waiting for its payment
+   * (the use comes back if that order ends unpaid), `used` by any other; null when none.
+   */
+  customerUse: 'held' | 'used' | null;
 }
 
 /**
@@ -38,12 +40,9 @@ export async function readPromoRule(
            pc.is_active AS "isActive",
            ARRAY(SELECT category_id FROM promo_code_categories WHERE promo_code_id = pc.id) AS "categoryIds",
            ARRAY(SELECT product_id FROM promo_code_products WHERE promo_code_id = pc.id) AS "productIds",
-           EXISTS (SELECT 1 FROM promo_redemptions r WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid)
-             AS "usedByCustomer",
-           EXISTS (SELECT 1 FROM promo_redemptions r JOIN orders o ON o.id = r.order_id
-                   WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid
-                     AND o.status IN ('CREATED', 'PENDING'))
-             AS "heldByUnpaidOrder"
+           (SELECT CASE WHEN o.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[]) THEN 'held' ELSE 'used' END
+            FROM promo_redemptions r JOIN orders o ON o.id = r.order_id
+            WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid) AS "customerUse"
     FROM promo_codes pc WHERE pc.code = ${code}
     ${lock ? Prisma.sql`FOR UPDATE OF pc` : Prisma.empty}`);
   return rows[0];
