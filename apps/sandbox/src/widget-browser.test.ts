@@ -259,9 +259,13 @@ describe('widget.js in Chromium', () => {
   /** Whether the focus is in the widget's dialog (its close button or its frame), not on the page under it. */
   const focusInWidget = () => page.evaluate(() => Boolean(document.activeElement?.closest('[data-sandbox-widget]')));
   const focused = (frame: ReturnType<Page['frameLocator']>, name: string | RegExp, role?: 'button' | 'link') =>
-    (role ? frame.getByRole(role, { name }) : frame.getByLabel(name)).evaluate(
-      (element) => element === document.activeElement && document.hasFocus(),
-    );
+    (role ? frame.getByRole(role, { name }) : frame.getByLabel(name))
+      .evaluate((element) => element === document.activeElement && document.hasFocus(), undefined, { timeout: 1000 })
+      // A form sent from the frame reloads it: the check then asks again once the new page is in.
+      .catch((error: Error) => {
+        if (/context was destroyed|navigation|Timeout/i.test(error.message)) return false;
+        throw error;
+      });
   const until = async (check: () => Promise<boolean>) => {
     for (let tries = 0; tries < 100 && !(await check()); tries += 1) await page.waitForTimeout(50);
     expect(await check()).toBe(true);
