@@ -15,6 +15,14 @@ describe('worker loadEnv', () => {
     expect(env.WORKER_CONCURRENCY).toBe(8);
   });
 
+  it('lowers its CPU priority below the API by default, within the nice range', () => {
+    const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    expect(loadEnv(base).WORKER_NICE).toBe(10);
+    expect(loadEnv({ ...base, WORKER_NICE: '0' }).WORKER_NICE).toBe(0);
+    expect(() => loadEnv({ ...base, WORKER_NICE: '20' })).toThrow(/WORKER_NICE/);
+    expect(() => loadEnv({ ...base, WORKER_NICE: '-5' })).toThrow(/WORKER_NICE/);
+  });
+
   it('requires PUBLIC_URL in production', () => {
     const services = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
     expect(() => loadEnv({ ...services, NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: must be set in production/);

@@ -15,6 +15,12 @@ const EnvSchema = z
     DATABASE_URL: z.url(),
     REDIS_URL: z.url(),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /**
+     * The worker's nice value (0-19): how far below the API its CPU priority sits when the two share
+     * a host. Fulfilment is background work: under load a shopper's request is served first, and a
+     * job takes what CPU the requests leave. 0 keeps the priority it was started with.
+     */
+    WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
     /** Prefix of the BullMQ keys in Redis; the API must use the same. */
     QUEUE_PREFIX: z
       .string()

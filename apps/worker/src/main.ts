@@ -1,13 +1,29 @@
-import pino from 'pino';
+import { getPriority, setPriority } from 'node:os';
+import pino, { type Logger } from 'pino';
 import { loadEnv } from './env.ts';
 import { startWorker } from './worker.ts';
+
+/**
+ * Lowers the CPU priority of the thread that runs the jobs (and of the threads it starts later) to
+ * `nice`, never raising it: started with a higher nice value, the worker keeps that. A host that
+ * refuses leaves it as it was, and says so.
+ */
+function lowerPriority(nice: number, logger: Logger): number {
+  try {
+    if (nice > getPriority()) setPriority(nice);
+  } catch (error) {
+    logger.warn({ err: error, nice }, 'the worker could not lower its CPU priority');
+  }
+  return getPriority();
+}
 
 /** The BullMQ process: job handlers, mail delivery and the outbox sweep. */
 async function main() {
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, name: 'worker' });
+  const nice = lowerPriority(env.WORKER_NICE, logger);
   const worker = await startWorker({ env, logger });
-  logger.info({ concurrency: env.WORKER_CONCURRENCY, smtp: Boolean(env.SMTP_URL) }, 'worker ready');
+  logger.info({ concurrency: env.WORKER_CONCURRENCY, nice, smtp: Boolean(env.SMTP_URL) }, 'worker ready');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { getPriority } from 'node:os';
 import { createBullQueue, recordEmail } from '@store/core';
 import { dropTestQueue, eventually, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
@@ -64,6 +65,8 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it sends th
 
     const first = startWorkerProcess();
     await eventually(() => smtp.dataStarted === 1, 20_000);
+    // Background work: the worker runs below the API's CPU priority (WORKER_NICE, 10 by default).
+    expect(getPriority(first.child.pid)).toBe(Math.max(getPriority(), 10));
     await workers.kill(first);
     expect(await row(id)).toMatchObject({ status: 'PENDING', attempts: 1 });
 
