@@ -56,7 +56,10 @@ describe('POST /api/register', () => {
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/\\?accountToken=[A-Za-z0-9_-]{43}$`));
     expect(row.locale).toBe('en');
     expect(row.data).toMatchObject({ name: customer.name, expiresInMinutes: 72 * 60 });
-    expect(queue.jobs).toContainEqual({ job: { kind: 'email.send', emailId: row.id }, options: { jobId: row.id } });
+    expect(queue.jobs).toContainEqual({
+      job: { kind: 'email.send', emailId: row.id },
+      options: { jobId: row.id, newId: true },
+    });
 
     const stored = await ctx.database.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);

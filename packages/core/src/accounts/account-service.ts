@@ -176,7 +176,7 @@ export function createAccountService({
 
   /** After the commit, and never waited for: the outbox row is the email, the job only its nudge. */
   function enqueueEmail(emailId: string) {
-    enqueueEmailSend(queue, emailId, logger);
+    void enqueueEmailSend(queue, emailId, logger);
   }
 
   async function requireUser(userId: string): Promise<UserRow> {

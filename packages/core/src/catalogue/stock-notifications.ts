@@ -58,7 +58,7 @@ export function createStockNotificationService({ db, queue, publicUrl, logger = 
       }
       return ids;
     });
-    if (queue) for (const id of emailIds) enqueueEmailSend(queue, id, logger);
+    if (queue) for (const id of emailIds) void enqueueEmailSend(queue, id, logger);
     return emailIds.length;
   }
 

@@ -2,11 +2,16 @@ import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
 import { Prisma, type Queryable } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
-import { recordEmail } from '../mail/outbox.ts';
+import { emailInsert } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
-import { type LockedOrder, lockCustomer } from '../orders/order-sql.ts';
-import { transitionOrder } from '../orders/order-state.ts';
-import { claimCodes, removeBoughtFromBasket } from './fulfilment-sql.ts';
+import type { LockedOrder } from '../orders/order-sql.ts';
+import {
+  refuseTransition,
+  type TransitionChanges,
+  transitionOrder,
+  transitionStatement,
+} from '../orders/order-state.ts';
+import { basketRemoval, claimCodes } from './fulfilment-sql.ts';
 
 export interface FulfilledLine {
   lineId: string;
@@ -43,17 +48,55 @@ export interface FulfilmentServiceDeps {
   clock?: () => Date;
 }
 
+/** The customer of an order being fulfilled, locked, with what the receipt needs, and the order's lines. */
+interface PaidCustomer {
+  paid: number;
+  email: string;
+  name: string;
+  locale: string;
+  lines: Array<{
+    id: string;
+    productId: number;
+    productName: string;
+    quantity: number;
+    unitPriceMinor: number;
+    discountMinor: number;
+  }> | null;
+}
+
 /**
- * Turns a PAID order into what it bought, inside the transaction that marked it paid: a top-up is
- * credited to the ledger and its owner told by email; a purchase claims its codes, refunds any shortfall to the balance through
- * the ledger, takes the bought lines out of the basket and writes the receipt to the outbox. The
- * order ends FULFILLED, PARTIALLY_REFUNDED or REFUNDED, all or nothing with the payment.
+ * Marks a locked, unpaid order PAID and turns it into what it bought, in the caller's transaction: a
+ * top-up is credited to the ledger and its owner told by email; a purchase claims its codes, refunds
+ * any shortfall to the balance through the ledger, takes the bought lines out of the basket and
+ * writes the receipt to the outbox. The order ends FULFILLED, PARTIALLY_REFUNDED or REFUNDED, all or
+ * nothing with the payment.
  */
 export function createFulfilmentService({ publicUrl, clock = () => new Date() }: FulfilmentServiceDeps) {
   const profileLink = new URL('/profile', publicUrl).toString();
 
+  /**
+   * The order's move to PAID (its state machine's statement) and its customer's row, locked as
+   * lockCustomer does, with what the receipt needs and the order's lines in products' id order (two
+   * fulfilments never hold each other's product rows in a cycle): one statement.
+   */
+  async function markPaid(tx: Queryable, order: LockedOrder, paid: TransitionChanges): Promise<PaidCustomer> {
+    const [customer] = await tx.query<PaidCustomer>(Prisma.sql`
+      WITH paid AS (${transitionStatement([order.id], 'PAID', paid)})
+      SELECT (SELECT COUNT(*)::int FROM paid) AS paid, u.email, u.name, u.locale,
+             (SELECT json_agg(json_build_object('id', ol.id, 'productId', ol.product_id,
+                                                'productName', ol.product_name, 'quantity', ol.quantity,
+                                                'unitPriceMinor', ol.unit_price_minor,
+                                                'discountMinor', ol.discount_minor)
+                              ORDER BY ol.product_id, ol.id)
+              FROM order_lines ol WHERE ol.order_id = ${order.id}::uuid) AS lines
+      FROM users u WHERE u.id = ${order.userId}::uuid
+      FOR NO KEY UPDATE OF u`);
+    if (!customer) throw new Error(`customer ${order.userId} does not exist`);
+    if (customer.paid === 0) await refuseTransition(tx, order.id, 'PAID');
+    return customer;
+  }
+
   async function creditTopUp(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
-    await lockCustomer(tx, order.userId);
     const credited =
       order.totalMinor > 0 &&
       (await creditBalance(tx, {
@@ -77,32 +120,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     return { status: 'FULFILLED', refundedMinor: 0, lines: [], emailId };
   }
 
-  async function deliverCodes(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
-    // The customer's row, locked as lockCustomer does, with what the receipt needs and the order's
-    // lines, in products' id order: two fulfilments never hold each other's product rows in a cycle.
-    const [customer] = await tx.query<{
-      email: string;
-      name: string;
-      locale: string;
-      lines: Array<{
-        id: string;
-        productId: number;
-        productName: string;
-        quantity: number;
-        unitPriceMinor: number;
-        discountMinor: number;
-      }> | null;
-    }>(Prisma.sql`
-      SELECT u.email, u.name, u.locale,
-             (SELECT json_agg(json_build_object('id', ol.id, 'productId', ol.product_id,
-                                                'productName', ol.product_name, 'quantity', ol.quantity,
-                                                'unitPriceMinor', ol.unit_price_minor,
-                                                'discountMinor', ol.discount_minor)
-                              ORDER BY ol.product_id, ol.id)
-              FROM order_lines ol WHERE ol.order_id = ${order.id}::uuid) AS lines
-      FROM users u WHERE u.id = ${order.userId}::uuid
-      FOR NO KEY UPDATE OF u`);
-    if (!customer) throw new Error(`customer ${order.userId} does not exist`);
+  async function deliverCodes(tx: Queryable, order: LockedOrder, customer: PaidCustomer): Promise<FulfilmentOutcome> {
     const lines = customer.lines ?? [];
 
     const fulfilled: FulfilledLine[] = [];
@@ -129,18 +147,10 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
         key: ledgerKeys.refund(order.id, 'shortfall'),
       });
     }
-    await removeBoughtFromBasket(
-      tx,
-      order.userId,
-      lines.map((line) => ({ productId: line.productId, quantity: line.quantity })),
-    );
-
     const units = fulfilled.reduce((sum, line) => sum + line.quantity, 0);
     const delivered = fulfilled.reduce((sum, line) => sum + line.delivered, 0);
     const status = delivered === units ? 'FULFILLED' : delivered === 0 ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-    await transitionOrder(tx, order.id, status, { fulfilledAt: clock(), refundedMinor });
-
-    const emailId = await recordEmail(tx, {
+    const receipt = emailInsert({
       to: customer.email,
       template: 'order-receipt',
       locale: resolveLocale(customer.locale),
@@ -157,13 +167,23 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
         },
       },
     });
-    return { status, refundedMinor, lines: fulfilled, emailId };
+    // The bought lines leave the basket, the order ends, the receipt goes into the outbox: one statement.
+    const bought = lines.map((line) => ({ productId: line.productId, quantity: line.quantity }));
+    const moved = await tx.query(Prisma.sql`
+      WITH ${basketRemoval(order.userId, bought)}, receipt AS (${receipt.statement})
+      ${transitionStatement([order.id], status, { fulfilledAt: clock(), refundedMinor })}`);
+    if (moved.length === 0) await refuseTransition(tx, order.id, status);
+    return { status, refundedMinor, lines: fulfilled, emailId: receipt.id };
   }
 
   return {
-    /** Call with the order locked and just moved to PAID, in the same transaction. */
-    fulfilPaidOrder(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
-      return order.type === 'BALANCE' ? creditTopUp(tx, order) : deliverCodes(tx, order);
+    /**
+     * Call with the order locked, in the transaction that takes its payment: `paid` is what the move
+     * to PAID writes beside the status. A move the state machine refuses throws.
+     */
+    async payAndFulfil(tx: Queryable, order: LockedOrder, paid: TransitionChanges): Promise<FulfilmentOutcome> {
+      const customer = await markPaid(tx, order, paid);
+      return order.type === 'BALANCE' ? creditTopUp(tx, order) : deliverCodes(tx, order, customer);
     },
   };
 }

@@ -35,25 +35,22 @@ export async function claimCodes(
 
 /**
  * The bought units leave the customer's basket: a line goes when the order took all of it, and
- * keeps what the customer added beyond the order otherwise.
+ * keeps what the customer added beyond the order otherwise (disjoint rows). CTEs, to open the WITH
+ * list of the statement that ends the fulfilment; the customer's row must be locked (the basket's
+ * writers queue on it).
  */
-export async function removeBoughtFromBasket(
-  tx: Queryable,
-  userId: string,
-  bought: ReadonlyArray<{ productId: number; quantity: number }>,
-): Promise<void> {
-  if (bought.length === 0) return;
+export function basketRemoval(userId: string, bought: ReadonlyArray<{ productId: number; quantity: number }>) {
   const ids = bought.map((line) => line.productId);
   const quantities = bought.map((line) => line.quantity);
-  // One statement: the lines bought whole go, the others keep what is left (disjoint rows).
-  await tx.execute(Prisma.sql`
-    WITH bought AS (
+  return Prisma.sql`
+    bought AS (
       SELECT * FROM unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
-    ), gone AS (
+    ), basket_gone AS (
       DELETE FROM basket_lines bl USING bought b
       WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity <= b.quantity
-    )
-    UPDATE basket_lines bl SET quantity = bl.quantity - b.quantity, updated_at = now()
-    FROM bought b
-    WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity > b.quantity`);
+    ), basket_kept AS (
+      UPDATE basket_lines bl SET quantity = bl.quantity - b.quantity, updated_at = now()
+      FROM bought b
+      WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity > b.quantity
+    )`;
 }

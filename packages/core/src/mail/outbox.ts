@@ -19,22 +19,37 @@ export interface EmailRequest {
  * because the row stays PENDING until the send succeeds or is given up.
  */
 export async function recordEmail(db: Queryable, request: EmailRequest): Promise<string> {
-  const data = EmailDataSchema.parse(request.data);
-  const id = randomUUID();
-  await db.execute(Prisma.sql`
-    INSERT INTO outbound_emails (id, to_address, template, locale, data)
-    VALUES (${id}::uuid, ${request.to}, ${request.template}, ${request.locale}, ${JSON.stringify(data)}::jsonb)`);
+  const { id, statement } = emailInsert(request);
+  await db.execute(statement);
   return id;
 }
 
+/** recordEmail's insert, for a caller that runs it with others in one statement (as a CTE), and the row's id. */
+export function emailInsert(request: EmailRequest): { id: string; statement: Prisma.Sql } {
+  const data = EmailDataSchema.parse(request.data);
+  const id = randomUUID();
+  return {
+    id,
+    statement: Prisma.sql`
+      INSERT INTO outbound_emails (id, to_address, template, locale, data)
+      VALUES (${id}::uuid, ${request.to}, ${request.template}, ${request.locale}, ${JSON.stringify(data)}::jsonb)`,
+  };
+}
+
 /**
- * Enqueues the sending of a committed email without making the caller wait for it: the row is the
+ * Enqueues the sending of an email just recorded and committed. It never rejects: the row is the
  * durable record, so an enqueue that fails or is slow (Redis down; the queue bounds its own wait)
- * costs a log line, and the outbox sweep sends the email later. An HTTP answer therefore takes
- * the same time whether Redis is up or not.
+ * costs a log line, and the outbox sweep sends the email later. A caller that answers HTTP need not
+ * wait for it, so its answer takes the same time whether Redis is up or not.
  */
-export function enqueueEmailSend(queue: JobQueue, emailId: string, logger: Logger): void {
-  queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId }).catch((error: unknown) => {
+export async function enqueueEmailSend(
+  queue: Pick<JobQueue, 'enqueue'>,
+  emailId: string,
+  logger: Logger,
+): Promise<void> {
+  try {
+    await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId, newId: true });
+  } catch (error) {
     logger.warn({ err: error, emailId }, 'email job not enqueued; the outbox sweep sends it later');
-  });
+  }
 }

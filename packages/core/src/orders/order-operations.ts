@@ -72,7 +72,7 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
         });
         return { refundedMinor: amountMinor, userId: order.userId, emailId };
       });
-      if (queue) enqueueEmailSend(queue, result.emailId, logger);
+      if (queue) void enqueueEmailSend(queue, result.emailId, logger);
       logger.info({ orderId, refundedMinor: result.refundedMinor, reason }, 'order refunded to the balance');
       return result;
     },

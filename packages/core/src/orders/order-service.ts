@@ -14,20 +14,14 @@ import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Query
 import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/fulfilment-service.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
+import { enqueueEmailSend } from '../mail/outbox.ts';
 import type { PromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
 import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
-import {
-  COMPLETED_STATUSES,
-  statusName,
-  transitionOrder,
-  transitionOrders,
-  typeName,
-  UNPAID_STATUSES,
-} from './order-state.ts';
+import { COMPLETED_STATUSES, statusName, transitionOrders, typeName, UNPAID_STATUSES } from './order-state.ts';
 
 /** How long an unpaid order waits for its payment (ORDER_TTL_MINUTES of the contract). */
 export const ORDER_TTL_MS = ORDER_TTL_MINUTES * 60_000;
@@ -142,18 +136,12 @@ export function createOrderService({
   const sql = sqlOf(db);
 
   async function enqueueEmail(emailId: string | null) {
-    if (!emailId || !queue) return;
-    try {
-      await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId });
-    } catch (error) {
-      logger.warn({ err: error, emailId }, 'receipt job not enqueued; the outbox sweep sends it later');
-    }
+    if (emailId && queue) await enqueueEmailSend(queue, emailId, logger);
   }
 
   /** Marks the locked order paid and fulfils it: the one completion path of every payment. */
-  async function payAndFulfil(tx: Queryable, order: LockedOrder, paymentId: string | null): Promise<FulfilmentOutcome> {
-    await transitionOrder(tx, order.id, 'PAID', { paidAt: clock(), ...(paymentId ? { paymentId } : {}) });
-    return fulfilment.fulfilPaidOrder(tx, order);
+  function payAndFulfil(tx: Queryable, order: LockedOrder, paymentId: string | null): Promise<FulfilmentOutcome> {
+    return fulfilment.payAndFulfil(tx, order, { paidAt: clock(), ...(paymentId ? { paymentId } : {}) });
   }
 
   function createResponse(order: {

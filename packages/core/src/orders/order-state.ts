@@ -137,7 +137,14 @@ export async function transitionOrder(
   changes: TransitionChanges = {},
 ): Promise<void> {
   const [moved] = await transitionOrders(tx, [orderId], to, changes);
-  if (moved) return;
+  if (!moved) await refuseTransition(tx, orderId, to);
+}
+
+/**
+ * Why a transition to `to` moved nothing: the order does not exist, or the state machine refuses it
+ * from where it is.
+ */
+export async function refuseTransition(tx: Queryable, orderId: string, to: OrderStatus): Promise<never> {
   const [current] = await tx.query<{ status: OrderStatus }>(
     Prisma.sql`SELECT status FROM orders WHERE id = ${orderId}::uuid`,
   );

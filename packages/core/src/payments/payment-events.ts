@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { z } from 'zod';
+import { enqueueEmailSend } from '../mail/outbox.ts';
 import type { CompletionOutcome, OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
@@ -182,11 +183,12 @@ export function createPaymentEventIntake({
       ) AS e ON true`;
   }
 
+  /** `eventId`: the row just stored. */
   function enqueue(eventId: string) {
     if (!queue) return;
     // Never waited for: a callback is answered at once, and an event the queue did not take (Redis
     // away) is stored already, for the sweep to hand on.
-    queue.enqueue({ kind: 'payment.event', eventId }, { jobId: eventId }).catch((error: unknown) => {
+    queue.enqueue({ kind: 'payment.event', eventId }, { jobId: eventId, newId: true }).catch((error: unknown) => {
       logger.warn({ err: error, eventId }, 'payment event not enqueued; the sweep hands it on later');
     });
   }
@@ -243,8 +245,6 @@ export function createPaymentEventIntake({
     receiveProviderPayment(provider: string, payment: ProviderPayment): Promise<ReceivedEvent> {
       return record(eventFromProviderPayment(provider, payment), 'poll');
     },
-
-    enqueue,
   };
 }
 
@@ -276,23 +276,71 @@ interface PaymentRow {
   providerVersion: number;
 }
 
-/** Locks and reads the payment row an event is about. */
+/** The payment row an event is about, as the processor reads it. */
 const PAYMENT_COLUMNS = Prisma.sql`
   id, order_id AS "orderId", status, amount_minor AS "amountMinor", currency,
   provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion"`;
 
-async function lockPayment(
-  tx: Queryable,
-  where: Prisma.Sql,
-  order: Prisma.Sql = Prisma.sql`created_at DESC`,
-): Promise<PaymentRow | undefined> {
-  const rows = await tx.query<PaymentRow>(Prisma.sql`
-    SELECT ${PAYMENT_COLUMNS}
-    FROM payments WHERE ${where}
-    ORDER BY ${order}
-    LIMIT 1
-    FOR NO KEY UPDATE`);
-  return rows[0];
+/** The event's row, its order's and its payment's, as processEvent's one statement locks and reads them. */
+interface LockedEventRow extends Partial<LockedOrder> {
+  eventId: string;
+  provider: string;
+  payload: unknown;
+  eventOrderId: string | null;
+  receivedAt: Date;
+  processedAt: Date | null;
+  /** The payment, locked: null when none matches (or the event is processed, or its order is gone). */
+  payment: PaymentRow | null;
+}
+
+/** The payment methods as the provider's events name them, for SQL that reads them from a stored event. */
+const METHOD_VALUES = Prisma.join(
+  Object.entries(METHOD_OF).map(([name, method]) => Prisma.sql`(${name}, ${method}::payment_method)`),
+);
+
+/**
+ * Locks and reads, in one statement, what applying an event takes: the event's row, then (unless it
+ * is processed) its order's, as every path that moves an order's money takes it first (two events of
+ * one payment queue here), then the payment it is about. The payment is looked for only once the
+ * order is locked (the EXISTS is checked before any payment row is read): known by the provider's
+ * id, else the newest of the order's payments of the event's method still waiting for its id, each
+ * looked up by its own index.
+ */
+function lockEvent(eventId: string): Prisma.Sql {
+  return Prisma.sql`
+    WITH event AS (
+      SELECT id, provider, provider_payment_id, payload, order_id, received_at, processed_at FROM payment_events
+      WHERE id = ${eventId}::uuid
+      FOR UPDATE
+    ), locked AS (
+      SELECT ${ORDER_COLUMNS} FROM orders
+      WHERE id = (SELECT order_id FROM event WHERE processed_at IS NULL)
+      FOR NO KEY UPDATE
+    ), payment AS (
+      SELECT ${PAYMENT_COLUMNS} FROM payments
+      WHERE EXISTS (SELECT 1 FROM locked)
+        AND id = (
+          SELECT id FROM (
+            SELECT p.id, 1 AS rank, p.created_at FROM payments p, event e
+            WHERE p.provider = e.provider AND p.provider_payment_id = e.provider_payment_id
+            UNION ALL
+            SELECT p.id, 2, p.created_at FROM payments p
+            WHERE p.order_id = (SELECT id FROM locked) AND p.provider = (SELECT provider FROM event)
+              AND p.method = (SELECT m.method FROM event e, (VALUES ${METHOD_VALUES}) AS m(name, method)
+                              WHERE m.name = e.payload->>'method')
+              AND p.provider_payment_id IS NULL AND p.status = 'INIT'
+          ) AS candidates
+          ORDER BY rank, created_at DESC
+          LIMIT 1)
+        -- Checked again on the locked row: one that changed while this waited is not taken.
+        AND (provider_payment_id = (SELECT provider_payment_id FROM event)
+             OR (provider_payment_id IS NULL AND status = 'INIT'))
+      FOR NO KEY UPDATE
+    )
+    SELECT e.id AS "eventId", e.provider, e.payload, e.order_id AS "eventOrderId",
+           e.received_at AS "receivedAt", e.processed_at AS "processedAt", o.*,
+           (SELECT to_jsonb(p) FROM payment p) AS payment
+    FROM event e LEFT JOIN locked o ON true`;
 }
 
 /**
@@ -312,27 +360,20 @@ export function createPaymentEventProcessor({
   const sql = sqlOf(db);
 
   /**
-   * The store's payment the event is about: by the provider's id; else one of the order's payments
-   * of that method still without one (a widget or hosted page payment is first known by its
-   * callback; a card payment may call back before its route wrote the id); else a new row, for a
-   * payment the store never started (the widget retried inside its frame).
+   * The store's payment the event is about: `found`, as processEvent's statement locked it (by the
+   * provider's id, else one of the order's payments of that method still without one: a widget or
+   * hosted page payment is first known by its callback, and a card payment may call back before its
+   * route wrote the id); else a new row, for a payment the store never started (the widget retried
+   * inside its frame).
    */
   async function paymentFor(
     tx: Queryable,
     provider: string,
     event: StoredEvent,
     receivedAt: Date,
+    found: PaymentRow | null,
   ): Promise<PaymentRow> {
     const method = METHOD_OF[event.method];
-    // Known by the provider's id first, else one of the order's payments of the method still waiting
-    // for its id: one locked read.
-    const found = await lockPayment(
-      tx,
-      Prisma.sql`(provider = ${provider} AND provider_payment_id = ${event.providerPaymentId})
-        OR (order_id = ${event.orderId}::uuid AND provider = ${provider} AND method = ${method}::payment_method
-            AND provider_payment_id IS NULL AND status = 'INIT')`,
-      Prisma.sql`provider_payment_id IS NULL, created_at DESC`,
-    );
     if (found?.providerPaymentId === event.providerPaymentId) return found;
     const startedByStore = method === 'CARD' || method === 'QR' || method === 'UPI';
     if (startedByStore && clock().getTime() - receivedAt.getTime() < adoptAfterMs) {
@@ -349,41 +390,48 @@ export function createPaymentEventProcessor({
     return created as PaymentRow;
   }
 
-  /** `order`: the event's order, locked (processEvent takes it with the event's own lock). */
+  /**
+   * `order` and `found`: the event's order and payment, locked (processEvent takes them with the
+   * event's own lock). What the event changes on the payment is not written here but answered as
+   * `paymentUpdate`, which processEvent runs in the statement that marks the event processed: nothing
+   * between reads the payment row.
+   */
   async function apply(
     tx: Queryable,
     row: { id: string; provider: string; receivedAt: Date; orderId: string | null },
     event: StoredEvent,
     order: LockedOrder | undefined,
-  ): Promise<ProcessResult & { emailId: string | null }> {
-    const none = { orderId: row.orderId, paymentId: null, emailId: null };
+    found: PaymentRow | null,
+  ): Promise<ProcessResult & { emailId: string | null; paymentUpdate: Prisma.Sql | null }> {
+    const none = { orderId: row.orderId, paymentId: null, emailId: null, paymentUpdate: null };
     if (!row.orderId || !order) return { outcome: 'order_mismatch', ...none };
-    const payment = await paymentFor(tx, row.provider, event, row.receivedAt);
-    const base = { orderId: order.id, paymentId: payment.id, emailId: null };
+    const payment = await paymentFor(tx, row.provider, event, row.receivedAt, found);
     // A payment adopted just now belongs to the provider's payment from here on, applied or not.
-    const setAside = async (outcome: EventOutcome) => {
-      if (payment.providerPaymentId === null) {
-        await tx.execute(Prisma.sql`
+    const adopted =
+      payment.providerPaymentId === null
+        ? Prisma.sql`
           UPDATE payments SET provider_payment_id = ${event.providerPaymentId}, updated_at = now()
-          WHERE id = ${payment.id}::uuid`);
-      }
-      return { outcome, ...base };
-    };
-    if (payment.orderId !== order.id || event.orderId !== order.id) return setAside('order_mismatch');
+          WHERE id = ${payment.id}::uuid`
+        : null;
+    const base = { orderId: order.id, paymentId: payment.id, emailId: null, paymentUpdate: adopted };
+    if (payment.orderId !== order.id || event.orderId !== order.id) return { outcome: 'order_mismatch', ...base };
     if (payment.amountMinor !== event.amountMinor || payment.currency !== event.currency) {
-      return setAside('amount_mismatch');
+      return { outcome: 'amount_mismatch', ...base };
     }
-    if (event.version <= payment.providerVersion) return setAside('stale');
+    if (event.version <= payment.providerVersion) return { outcome: 'stale', ...base };
 
     const status = STATUS_OF[event.status];
-    await tx.execute(Prisma.sql`
-      UPDATE payments SET status = ${status}::payment_status, provider_version = ${event.version},
-        failure_reason = ${event.failureReason},
-        provider_payment_id = ${event.providerPaymentId},
-        card_brand = COALESCE(${event.card?.brand ?? null}, card_brand),
-        card_last4 = COALESCE(${event.card?.last4 ?? null}, card_last4),
-        updated_at = now()
-      WHERE id = ${payment.id}::uuid`);
+    const applied = {
+      ...base,
+      paymentUpdate: Prisma.sql`
+        UPDATE payments SET status = ${status}::payment_status, provider_version = ${event.version},
+          failure_reason = ${event.failureReason},
+          provider_payment_id = ${event.providerPaymentId},
+          card_brand = COALESCE(${event.card?.brand ?? null}, card_brand),
+          card_last4 = COALESCE(${event.card?.last4 ?? null}, card_last4),
+          updated_at = now()
+        WHERE id = ${payment.id}::uuid`,
+    };
 
     if (status === 'SUCCEEDED' && payment.status !== 'SUCCEEDED' && payment.status !== 'REFUNDED') {
       // The order is locked above and the payment checked to be its own.
@@ -392,11 +440,11 @@ export function createPaymentEventProcessor({
         { orderId: order.id, paymentId: payment.id, amountMinor: event.amountMinor, currency: event.currency },
         order,
       );
-      return { outcome: completion.outcome, ...base, emailId };
+      return { outcome: completion.outcome, ...applied, emailId };
     }
     if (status === 'PENDING' || status === 'INIT') {
       await transitionOrders(tx, [order.id], 'PENDING');
-      return { outcome: 'recorded', ...base };
+      return { outcome: 'recorded', ...applied };
     }
     if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
       // Another payment of the order that succeeded or is still deciding keeps the order open.
@@ -405,7 +453,7 @@ export function createPaymentEventProcessor({
         WHERE order_id = ${order.id}::uuid AND id <> ${payment.id}::uuid AND status IN ('SUCCEEDED', 'PENDING')`);
       if (others?.count === 0) {
         await transitionOrders(tx, [order.id], 'FAILED');
-        return { outcome: 'order_failed', ...base };
+        return { outcome: 'order_failed', ...applied };
       }
     }
     if (status === 'REFUNDED' && order.paymentId === payment.id) {
@@ -414,7 +462,7 @@ export function createPaymentEventProcessor({
       const moved = await transitionOrders(tx, [order.id], 'REFUNDED', { refundedMinor: order.totalMinor });
       if (moved.length > 0) {
         logger.warn({ orderId: order.id, paymentId: payment.id }, 'the provider refunded the order in full');
-        return { outcome: 'order_refunded', ...base };
+        return { outcome: 'order_refunded', ...applied };
       }
     }
     if (status === 'REFUNDED' || event.refundedMinor > 0) {
@@ -423,16 +471,11 @@ export function createPaymentEventProcessor({
         'the provider refunded a payment; the order is left as it is',
       );
     }
-    return { outcome: 'recorded', ...base };
+    return { outcome: 'recorded', ...applied };
   }
 
   async function sendReceipt(emailId: string | null) {
-    if (!emailId || !queue) return;
-    try {
-      await queue.enqueue({ kind: 'email.send', emailId }, { jobId: emailId });
-    } catch (error) {
-      logger.warn({ err: error, emailId }, 'receipt job not enqueued; the outbox sweep sends it later');
-    }
+    if (emailId && queue) await enqueueEmailSend(queue, emailId, logger);
   }
 
   return {
@@ -444,40 +487,31 @@ export function createPaymentEventProcessor({
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
         const { emailId, ...result } = await sql.transaction(async (tx) => {
-          // The event's row, then (unless it is processed) its order's, as every path that moves an
-          // order's money takes it first: two events of one payment queue here. One statement.
-          const rows = await tx.query<
-            { eventId: string; provider: string; payload: unknown; eventOrderId: string | null } & {
-              receivedAt: Date;
-              processedAt: Date | null;
-            } & Partial<LockedOrder>
-          >(Prisma.sql`
-            WITH event AS (
-              SELECT id, provider, payload, order_id, received_at, processed_at FROM payment_events
-              WHERE id = ${eventId}::uuid
-              FOR UPDATE
-            ), locked AS (
-              SELECT ${ORDER_COLUMNS} FROM orders
-              WHERE id = (SELECT order_id FROM event WHERE processed_at IS NULL)
-              FOR NO KEY UPDATE
-            )
-            SELECT e.id AS "eventId", e.provider, e.payload, e.order_id AS "eventOrderId",
-                   e.received_at AS "receivedAt", e.processed_at AS "processedAt", o.*
-            FROM event e LEFT JOIN locked o ON true`);
-          const found = rows[0];
+          const [found] = await tx.query<LockedEventRow>(lockEvent(eventId));
           if (!found) throw new Error(`payment event ${eventId} does not exist`);
-          const { eventId: id, provider, payload, eventOrderId, receivedAt, processedAt, ...orderColumns } = found;
+          const {
+            eventId: id,
+            provider,
+            payload,
+            eventOrderId,
+            receivedAt,
+            processedAt,
+            payment,
+            ...orderColumns
+          } = found;
           if (processedAt) {
             return { outcome: 'already_processed' as const, orderId: eventOrderId, paymentId: null, emailId: null };
           }
           const row = { id, provider, receivedAt, orderId: eventOrderId };
           const event = StoredEventSchema.parse(payload);
           const order = orderColumns.id ? (orderColumns as LockedOrder) : undefined;
-          const applied = await apply(tx, row, event, order);
-          await tx.execute(Prisma.sql`
+          const { paymentUpdate, ...applied } = await apply(tx, row, event, order, payment);
+          const processed = Prisma.sql`
             UPDATE payment_events SET processed_at = ${clock()}, outcome = ${applied.outcome},
               payment_id = ${applied.paymentId}::uuid, attempts = attempts + 1, last_error = NULL
-            WHERE id = ${eventId}::uuid`);
+            WHERE id = ${eventId}::uuid`;
+          // The payment's change and the event's mark, one statement.
+          await tx.execute(paymentUpdate ? Prisma.sql`WITH payment AS (${paymentUpdate}) ${processed}` : processed);
           return applied;
         });
         if (result.outcome !== 'already_processed') {

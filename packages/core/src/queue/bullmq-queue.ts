@@ -80,7 +80,7 @@ export function createBullQueue({
    * is removed first; one that waits, runs or will be retried absorbs the add.
    */
   async function add(job: Job, options: EnqueueOptions): Promise<EnqueueOutcome> {
-    if (options.jobId) {
+    if (options.jobId && !options.newId) {
       const existing = await queue.getJob(options.jobId);
       if (existing) {
         const state = await existing.getState();

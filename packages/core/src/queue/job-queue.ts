@@ -8,6 +8,11 @@ export interface EnqueueOptions {
    * failed with no retry left, a stalled job included) the id is free, and a new job is queued.
    */
   jobId?: string;
+  /**
+   * `jobId` was made just now (the id of a row this caller has just inserted) and never queued, so no
+   * finished job can hold it: the queue adds without looking for one first.
+   */
+  newId?: boolean;
   delayMs?: number;
 }
 
