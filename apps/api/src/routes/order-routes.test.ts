@@ -320,6 +320,18 @@ describe('GET /api/profile/products/purchased/search', () => {
     const found = PurchasedSearchResponseSchema.parse((await purchased(customer.token, '?search_string=nebula')).body);
     expect(found.total).toBe(4);
     expect(found.products.every((line) => line.name.startsWith('Nebula'))).toBe(true);
+    // A word spelt nearly right finds them too, and nothing else.
+    const misspelt = PurchasedSearchResponseSchema.parse(
+      (await purchased(customer.token, '?search_string=nebulla')).body,
+    );
+    expect(misspelt.total).toBe(4);
+    expect(misspelt.products.every((line) => line.name.startsWith('Nebula'))).toBe(true);
+    // LIKE's wildcards are searched for as themselves.
+    for (const wildcard of ['%25', '_']) {
+      expect(
+        PurchasedSearchResponseSchema.parse((await purchased(customer.token, `?search_string=${wildcard}`)).body).total,
+      ).toBe(0);
+    }
     expectFieldError(await purchased(customer.token, '?page=0'), 'page', ErrorKeys.tooSmall);
   });
 });

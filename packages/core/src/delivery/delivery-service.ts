@@ -40,6 +40,12 @@ interface CodeRow {
 
 const DELIVERED = [...COMPLETED_STATUSES] as OrderStatus[];
 
+/**
+ * How alike a searched word and a word of a product's name must be (pg_trgm's word_similarity): "stem"
+ * and Steam are 0.6 alike, "netflx" and Netflix 0.71; unrelated names stay under 0.3.
+ */
+const NEAR_SPELLING = 0.5;
+
 export interface DeliveryServiceDeps {
   db: PrismaClient;
   cipher: CodeCipher;
@@ -160,28 +166,32 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
 
     /**
      * GET /profile/products/purchased/search: the products the customer has codes of, newest
-     * purchase first, PURCHASED_PAGE_SIZE a page, searched by name as it was bought.
+     * purchase first, PURCHASED_PAGE_SIZE a page, searched by name as it was bought: the words
+     * anywhere in it, or a word of it spelt nearly so ("stem" finds Steam; trigram word similarity).
      */
     async searchPurchased(
       userId: string,
       { page = 1, search }: { page?: number | undefined; search?: string | undefined },
       context: RevealContext,
     ): Promise<PurchasedSearchResponse> {
-      const where: Prisma.OrderLineWhereInput = {
-        order: { userId, status: { in: DELIVERED } },
-        codes: { some: {} },
-        ...(search ? { productName: { contains: search, mode: 'insensitive' } } : {}),
-      };
-      const [total, pageLines] = await Promise.all([
-        db.orderLine.count({ where }),
-        db.orderLine.findMany({
-          where,
-          select: { id: true },
-          orderBy: [{ order: { paidAt: 'desc' } }, { id: 'asc' }],
-          skip: (page - 1) * PURCHASED_PAGE_SIZE,
-          take: PURCHASED_PAGE_SIZE,
-        }),
+      const text = search?.trim();
+      const matches = text
+        ? Prisma.sql`AND (ol.product_name ILIKE ${`%${text.replace(/[\\%_]/g, '\\$&')}%`}
+                          OR word_similarity(${text}, ol.product_name) >= ${NEAR_SPELLING})`
+        : Prisma.empty;
+      const from = Prisma.sql`
+        FROM order_lines ol JOIN orders o ON o.id = ol.order_id
+        WHERE o.user_id = ${userId}::uuid AND o.status = ANY(${DELIVERED}::text[]::order_status[])
+          AND EXISTS (SELECT 1 FROM product_codes pc WHERE pc.order_line_id = ol.id)
+          ${matches}`;
+      const [counted, pageLines] = await Promise.all([
+        sql.query<{ total: number }>(Prisma.sql`SELECT COUNT(*)::int AS total ${from}`),
+        sql.query<{ id: string }>(Prisma.sql`
+          SELECT ol.id ${from}
+          ORDER BY o.paid_at DESC, ol.id
+          LIMIT ${PURCHASED_PAGE_SIZE} OFFSET ${(page - 1) * PURCHASED_PAGE_SIZE}`),
       ]);
+      const total = counted[0]?.total ?? 0;
       const ids = pageLines.map((line) => line.id);
       const lines =
         ids.length === 0
