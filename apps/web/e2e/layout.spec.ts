@@ -106,8 +106,9 @@ interface Rules {
 }
 
 /**
- * What is wrong on the page as it is now: sideways scroll of the page, content outside or cut short
- * in a product card, and visible text (and the labels screen readers read) in another language.
+ * What is wrong on the page as it is now: sideways scroll of the page, a sidebar name or content of a
+ * product card cut short or outside it, and visible text (and the labels screen readers read) in
+ * another language.
  */
 async function problems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -125,6 +126,13 @@ async function problems(page: Page): Promise<string[]> {
         const band = row.height - aside.firstElementChild.getBoundingClientRect().height;
         if (band > 8) found.push(`blank band of ${Math.round(band)} px under the sidebar`);
       }
+    }
+
+    // The sidebar's category names are shown whole, on a second line when one is not enough.
+    for (const label of document.querySelectorAll<HTMLElement>('aside a [class*="label"]')) {
+      if (!label.checkVisibility()) continue;
+      if (label.scrollWidth > label.clientWidth + 1 || label.scrollHeight > label.clientHeight + 1)
+        found.push(`sidebar name cut short: "${(label.textContent ?? '').trim()}"`);
     }
 
     const named = (element: Element) =>
@@ -376,6 +384,51 @@ test('every screen fits 320-1280 px and speaks the page language, in every langu
   // The languages side by side: most of a walk is waiting for the page, not computing.
   const found = (await Promise.all(LANGUAGES.map((language) => walk(browser, request, language, info, names)))).flat();
   expect(found, `${found.length} problems`).toEqual([]);
+});
+
+/** Every text's key ("product.region"), as the page would show it were its text missing; plural forms by their base. */
+function catalogueKeys(): string[] {
+  const keys = new Set<string>();
+  const walkKeys = (tree: unknown, prefix: string) => {
+    if (typeof tree === 'string') keys.add(prefix.replace(/_(zero|one|two|few|many|other)$/, ''));
+    else if (tree && typeof tree === 'object')
+      for (const [key, value] of Object.entries(tree)) walkKeys(value, prefix ? `${prefix}.${key}` : key);
+  };
+  const parts = readdirSync(locales, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  for (const file of [path.join(locales, 'en.json'), ...parts.map((part) => path.join(locales, part.name, 'en.json'))])
+    walkKeys(JSON.parse(readFileSync(file, 'utf8')), '');
+  // A key of one word ("ok") could be any text's word: only paths are looked for.
+  return [...keys].filter((key) => key.includes('.'));
+}
+
+test('a first visit straight to a page that loads texts of its own shows them, not their keys, in every language', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const keys = new RegExp(`(?:^|[^\\w.])(?:${catalogueKeys().map(literal).join('|')})(?:$|[^\\w.])`);
+  const found: string[] = [];
+  for (const language of LANGUAGES) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: HEIGHT } });
+    await context.addInitScript((lang) => localStorage.setItem('lang', lang), language);
+    const page = await context.newPage();
+    // The texts arrive last, as on a slow line where the page's own code is cached: its loader then
+    // asks for its texts before the language's catalogue is in.
+    await page.route(/\/assets\/(?:pt-BR|en|ru|hi)-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    for (const url of ['/product/2', '/category/steam', `/search/${SEARCHED}`, '/faq']) {
+      // A new load each time.
+      await page.goto(url);
+      await settled(page);
+      // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered is what the shopper sees.
+      const shown = await page.locator('body').innerText();
+      const key = shown.match(keys)?.[0]?.trim();
+      if (key) found.push(`${language} ${url}: shows the key ${key}`);
+    }
+    await context.close();
+  }
+  expect(found).toEqual([]);
 });
 
 test('the Devanagari web font loads for Hindi only', async ({ page }) => {

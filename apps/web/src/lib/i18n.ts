@@ -5,7 +5,6 @@ export type Language = (typeof LANGUAGES)[number];
 
 /** SPEC.md section 1: the product sets English at runtime; Portuguese is the catalogue default. */
 export const DEFAULT_LANGUAGE: Language = 'en';
-export const FALLBACK_LANGUAGE: Language = 'en';
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
 /** Each catalogue is its own chunk: a visitor downloads only the language they read. */
@@ -81,17 +80,20 @@ function loadPart(part: TextPart, language: Language): Promise<void> {
 
 /** Resolves once `part` is in the current language's catalogue (complete: the locale test sees to it). */
 export function ensureTexts(part: TextPart): Promise<void> {
-  const language = translator?.language;
-  return loadPart(part, isLanguage(language) ? language : FALLBACK_LANGUAGE);
+  return loadPart(part, currentLanguage());
 }
 
 export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
-/** The interface language now, for code outside React (a route's loader). */
+/**
+ * The interface language now, for code outside React (a route's loader). The first page's loader
+ * runs while the catalogue is still downloading, before there is a translator: the language is then
+ * the stored one, which initI18n is loading.
+ */
 export function currentLanguage(): Language {
   const language = translator?.language;
-  return isLanguage(language) ? language : FALLBACK_LANGUAGE;
+  return isLanguage(language) ? language : storedLanguage();
 }
 
 export function storedLanguage(): Language {
@@ -113,7 +115,9 @@ function reflectLanguage(language: Language) {
 /** Loads the stored language's catalogue and creates the page's translator with it. */
 export async function initI18n(language: Language = storedLanguage()): Promise<Translator> {
   const catalogue = (await catalogues[language]()).default;
-  translator = new Translator(language, catalogue);
+  // The parts the first page's loader downloaded meanwhile; those still on their way merge as they come.
+  const early = [...partTexts].filter(([key]) => key.endsWith(`:${language}`)).map(([, texts]) => texts);
+  translator = new Translator(language, early.reduce(mergeTexts, catalogue));
   reflectLanguage(language);
   return translator;
 }
