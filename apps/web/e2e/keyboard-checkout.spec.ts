@@ -296,6 +296,8 @@ test('a new shopper registers, buys through the card widget and copies the code,
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(panel).toBeHidden();
+  // The basket led to another page: the focus is on that page, not back on the basket button.
+  await expect(page.locator('main')).toBeFocused();
   await expect(page.getByTestId('checkout-line')).toHaveCount(1);
 
   // The card widget: it opens as a dialog with the focus on its card number field.

@@ -46,6 +46,14 @@ function focusBest(opener: HTMLElement | null) {
   const candidate = (opener?.isConnected ? opener : null) ?? (opener?.id ? document.getElementById(opener.id) : null);
   candidate?.focus();
   if (candidate && document.activeElement === candidate) return candidate;
+  return focusPage();
+}
+
+/**
+ * The page's main region takes the focus: where a dialog that led to another page (the basket's
+ * checkout) leaves it, so the next Tab starts on the new page rather than back in the header.
+ */
+export function focusPage() {
   const main = document.getElementById('main');
   main?.focus({ preventScroll: true });
   return main;

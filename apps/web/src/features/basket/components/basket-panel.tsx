@@ -1,9 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { BREAKPOINTS } from '@store/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { formatNumber, formatPrice } from '../../../lib/format.ts';
+import { focusPage } from '../../../lib/return-focus.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useSession } from '../../auth/hooks/use-session.ts';
@@ -108,6 +109,12 @@ export default function BasketPanel({ open, onOpenChange, returnFocus }: BasketP
   const categories = useCategories();
   const [checkout, setCheckout] = useState<'idle' | 'sending' | 'failed'>('idle');
   const close = () => onOpenChange(false);
+  // Closed by going to the checkout: the focus goes to that page, not back to the basket button. A
+  // guest's panel closed before the login that led there, so each opening starts afresh.
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (open) leaving.current = false;
+  }, [open]);
   const empty = lines.length === 0;
   // A code applied to a basket that has since been emptied applies to nothing.
   useEffect(() => {
@@ -119,6 +126,7 @@ export default function BasketPanel({ open, onOpenChange, returnFocus }: BasketP
     if (!token) close();
     setCheckout('sending');
     const ok = await checkoutFromBasket((path) => {
+      leaving.current = true;
       close();
       navigate(path);
     }).catch(() => false);
@@ -137,7 +145,8 @@ export default function BasketPanel({ open, onOpenChange, returnFocus }: BasketP
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            returnFocus();
+            if (leaving.current) focusPage();
+            else returnFocus();
           }}
         >
           <header className={styles.header}>
