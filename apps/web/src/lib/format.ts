@@ -54,6 +54,9 @@ export function formatDateTime(iso: string, locale: string): string {
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    // Hindi's 12-hour form puts a Latin "pm" before "बजे" ("03:30 pm बजे"): the 24-hour one reads
+    // "24 नवंबर 2026 को 15:30 बजे", as Hindi timetables write it.
+    ...(locale === 'hi' ? { hourCycle: 'h23' as const } : {}),
   }).format(date);
 }
 
