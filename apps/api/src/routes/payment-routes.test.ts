@@ -164,6 +164,33 @@ describe('POST /payment with the store’s own card form', () => {
     ]);
   });
 
+  it('a repeated top-up (the same token, no order named) makes one order and charges once', async () => {
+    const customer = await registerUser(ctx.app);
+    const token = randomBytes(12).toString('hex');
+    const body = { type: 'balance', value: 150, token, ...cardFields(CARDS.success) };
+    // A double click: both at once.
+    const [first, twin] = (await Promise.all([pay(customer.token, body), pay(customer.token, body)])).map((answer) =>
+      PaymentResponseSchema.parse(answer.body),
+    );
+    if (!first || !twin) throw new Error('two answers expected');
+    expect(twin.order_id).toBe(first.order_id);
+    expect(twin.payment_id).toBe(first.payment_id);
+    await settles(customer.token, first.order_id, 'success');
+    // A retry whose first answer was lost, arriving after the top-up was credited.
+    const late = PaymentResponseSchema.parse((await pay(customer.token, body)).body);
+    expect(late.order_id).toBe(first.order_id);
+    const user = await db().user.findUniqueOrThrow({ where: { email: customer.email } });
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(1);
+    expect(await db().payment.count({ where: { orderId: first.order_id } })).toBe(1);
+    expect((await call(ctx.app, 'GET', '/api/user/balance', { token: customer.token })).body).toMatchObject({
+      balance_minor: 15_000,
+    });
+    // The same token for another amount is not that attempt.
+    const other = await pay(customer.token, { ...body, value: 200 });
+    expect(other.status).toBe(409);
+    expect(await createLedgerService({ db: db() }).findBalanceMismatches()).toEqual([]);
+  });
+
   it('a repeated attempt (the same token) reaches the same payment and charges once', async () => {
     const buyer = await customerWithOrder(ctx.app, db());
     const token = randomBytes(12).toString('hex');

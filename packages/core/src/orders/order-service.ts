@@ -163,9 +163,27 @@ export function createOrderService({
     };
   }
 
-  async function createTopUp(userId: string, replenishmentValue: number | undefined) {
+  /**
+   * A top-up of `replenishmentValue` whole units. `id`, when given, is the order's id made from the
+   * payment attempt that asks for it: the same attempt again finds the order it made (whatever has
+   * happened to it since) rather than a second one, and an id already holding another amount is a
+   * 409.
+   */
+  async function createTopUp(userId: string, replenishmentValue: number | undefined, id?: string) {
     if (replenishmentValue === undefined) throw ValidationError.field('replenishmentValue', ErrorKeys.requiredField);
     const amountMinor = wholeToMinor(replenishmentValue);
+    const made = async () => {
+      if (!id) return undefined;
+      const [existing] = await sql.query<LockedOrder>(
+        Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${id}::uuid AND user_id = ${userId}::uuid`,
+      );
+      if (existing && (existing.type !== 'BALANCE' || existing.totalMinor !== amountMinor)) {
+        throw new ConflictError('This payment attempt already made a top-up of another amount.');
+      }
+      return existing;
+    };
+    const earlier = await made();
+    if (earlier) return createResponse(earlier);
     const [user] = await sql.query<{ balanceMinor: number }>(
       Prisma.sql`SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid`,
     );
@@ -180,10 +198,14 @@ export function createOrderService({
     const at = clock();
     const [order] = await sql.query<LockedOrder>(Prisma.sql`
       INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, created_at, expires_at, updated_at)
-      VALUES (${randomUUID()}::uuid, ${userId}::uuid, 'BALANCE', ${amountMinor}, ${amountMinor}, ${STORE_CURRENCY},
+      VALUES (${id ?? randomUUID()}::uuid, ${userId}::uuid, 'BALANCE', ${amountMinor}, ${amountMinor}, ${STORE_CURRENCY},
               ${at}, ${new Date(at.getTime() + orderTtlMs)}, now())
+      ON CONFLICT (id) DO NOTHING
       RETURNING ${ORDER_COLUMNS}`);
-    return createResponse(order as LockedOrder);
+    // Lost a race with the same attempt: the order the other request made.
+    const result = order ?? (await made());
+    if (!result) throw new ConflictError('This payment attempt is already under way.');
+    return createResponse(result);
   }
 
   /**
@@ -376,6 +398,14 @@ export function createOrderService({
       const type = resolveType(input);
       if (type === 'BALANCE') return createTopUp(userId, input.replenishmentValue);
       return createPurchase(userId, type, input.code);
+    },
+
+    /**
+     * The top-up a payment attempt makes (POST /payment with `value` and no order): `orderId` is
+     * made from the attempt's token, so the same attempt repeated reaches the same order.
+     */
+    createTopUpFor(userId: string, replenishmentValue: number, orderId: string): Promise<CreateOrderResponse> {
+      return createTopUp(userId, replenishmentValue, orderId);
     },
 
     /**

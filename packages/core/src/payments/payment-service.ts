@@ -105,7 +105,20 @@ const ATTEMPT_METHODS: PaymentMethod[] = ['CARD', 'WIDGET', 'HOSTED_PAGE', 'QR',
  * reaches the same provider payment. Shaped as a UUID (version 8, "custom").
  */
 export function attemptPaymentId(orderId: string, method: PaymentMethod, token: string): string {
-  const hex = createHash('sha256').update(`${orderId}:${method}:${token}`).digest('hex');
+  return uuidOf(`${orderId}:${method}:${token}`);
+}
+
+/**
+ * The id of the top-up a payment attempt makes when it names a value and no order: the same customer
+ * and token always give the same order, so a repeated request tops up once.
+ */
+export function attemptTopUpId(userId: string, token: string): string {
+  return uuidOf(`top-up:${userId}:${token}`);
+}
+
+/** A UUID (version 8, "custom") made from `text`'s SHA-256. */
+function uuidOf(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
   const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
@@ -137,7 +150,7 @@ export function receiptItems(
 
 export interface PaymentServiceDeps {
   db: PrismaClient;
-  orders: Pick<OrderService, 'createOrder' | 'findPayableOrder' | 'paymentStatus'>;
+  orders: Pick<OrderService, 'createOrder' | 'createTopUpFor' | 'findPayableOrder' | 'paymentStatus'>;
   provider: PaymentProvider;
   reconciler: Pick<PaymentReconciler, 'reconcileOrder'>;
   /** Where the store is opened: the browser comes back here from the provider. */
@@ -208,9 +221,14 @@ export function createPaymentService({
     }
     const type = input.type ?? 'purchase';
     if (type === 'balance' && input.value !== undefined) {
-      const created = await orders.createOrder(userId, { type: 'balance', replenishmentValue: input.value });
+      // With a token, the attempt's own top-up: a repeated request reaches the order (and then the
+      // payment) the first one made, and charges once.
+      const created = input.token
+        ? await orders.createTopUpFor(userId, input.value, attemptTopUpId(userId, input.token))
+        : await orders.createOrder(userId, { type: 'balance', replenishmentValue: input.value });
       const order = await readOrder(created.order_id, userId);
       if (!order) throw new NotFoundError('Order');
+      if (!(input.token && (await isKnownAttempt(order.id, input.token)))) assertPayable(order);
       return order;
     }
     const order = await orders.findPayableOrder(userId, type);
