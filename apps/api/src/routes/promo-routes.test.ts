@@ -148,7 +148,17 @@ describe('POST /api/promocode', () => {
       data: { userId: first.user.id, type: 'PURCHASE', subtotalMinor: 1_005, discountMinor: 50, totalMinor: 955 },
     });
     await db().promoRedemption.create({ data: { promoCodeId: promo.id, userId: first.user.id, orderId: order.id } });
-    // On an order still waiting for its payment the code is held, and says so; once paid, used.
+    // On an order whose payment the provider is deciding the code is held, and says so; once paid, used.
+    await db().payment.create({
+      data: {
+        orderId: order.id,
+        provider: 'sandbox',
+        method: 'QR',
+        status: 'PENDING',
+        amountMinor: 955,
+        currency: 'BRL',
+      },
+    });
     expectRefusal(await tryCode(first.token, code), 'held');
     await db().order.update({
       where: { id: order.id },
@@ -157,6 +167,54 @@ describe('POST /api/promocode', () => {
     expectRefusal(await tryCode(first.token, code), 'already_used');
     const second = await customerWith([{ id: cheap.id, count: 1 }]);
     expect((await tryCode(second.token, code)).status).toBe(200);
+  });
+
+  it('gives a code back from an order given up (its widget closed) to the next order, and keeps it with one the provider is deciding', async () => {
+    const code = newCode();
+    await db().promoCode.create({ data: { code, discountPercent: 10 } });
+    const { token, user } = await customerWith([{ id: cheap.id, count: 1 }]);
+    const order = (body: object) => call(ctx.app, 'POST', '/api/orders/create', { token, body });
+    const first = await order({ type: 'purchase', code });
+    expect(first.status).toBe(201);
+    const firstId = String(first.body.order_id);
+    // The widget opened (the store's record of the attempt, not yet known to the provider), then closed.
+    await db().payment.create({
+      data: { orderId: firstId, provider: 'sandbox', method: 'WIDGET', amountMinor: 905, currency: 'BRL' },
+    });
+    await db().order.update({ where: { id: firstId }, data: { status: 'PENDING' } });
+    // The code applies again, and the next order takes it; the one given up is cancelled.
+    expect(PromoResultSchema.parse((await tryCode(token, code)).body).discount_minor).toBe(101);
+    const second = await order({ type: 'purchase', code });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    const secondId = String(second.body.order_id);
+    expect(await db().order.findUniqueOrThrow({ where: { id: firstId } })).toMatchObject({ status: 'CANCELLED' });
+    expect(await db().order.findUniqueOrThrow({ where: { id: secondId } })).toMatchObject({
+      status: 'CREATED',
+      discountMinor: 101,
+    });
+    const stored = await db().promoCode.findUniqueOrThrow({ where: { code }, include: { redemptions: true } });
+    expect(stored.usedCount).toBe(1);
+    expect(stored.redemptions.map((redemption) => redemption.orderId)).toEqual([secondId]);
+
+    // A payment the provider is deciding (a QR waiting for the bank) keeps its order and the code.
+    await db().payment.create({
+      data: {
+        orderId: secondId,
+        provider: 'sandbox',
+        method: 'QR',
+        status: 'PENDING',
+        providerPaymentId: `pay_${randomUUID()}`,
+        amountMinor: 904,
+        currency: 'BRL',
+      },
+    });
+    expectRefusal(await tryCode(token, code), 'held');
+    const third = await order({ type: 'purchase', code });
+    expect(third.status).toBe(422);
+    expect(third.body).toMatchObject({ errors: { code: [ErrorKeys.invalidPromoCode] } });
+    expect(String(third.body.message)).toMatch(/still waiting for its payment/);
+    expect(await db().order.findUniqueOrThrow({ where: { id: secondId } })).toMatchObject({ status: 'CREATED' });
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(2);
   });
 
   it('applies a scoped code to the lines in its scope only', async () => {

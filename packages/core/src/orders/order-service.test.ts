@@ -196,10 +196,27 @@ describe('createOrder: a purchase from the server basket', () => {
     expect(order.lines.find((line) => line.productId === first.id)?.discountMinor).toBe(0);
     expect(await db().promoRedemption.count({ where: { orderId: order.id } })).toBe(1);
 
-    // The one use per customer is taken: a second order with the code is refused and rolled back.
-    const again = (await errorOf(orders.createOrder(user.id, { type: 'purchase', code }))) as ValidationError;
-    expect(again.errors).toEqual({ code: [ErrorKeys.invalidPromoCode] });
-    expect(await db().order.count({ where: { userId: user.id } })).toBe(1);
+    // Applied again while that order waits with no payment deciding on it (its widget was closed):
+    // the new order takes the code over, and the first is cancelled.
+    const again = await orders.createOrder(user.id, { type: 'purchase', code });
+    expect(again.total_minor).toBe(created.total_minor);
+    expect(await db().order.findUniqueOrThrow({ where: { id: created.order_id } })).toMatchObject({
+      status: 'CANCELLED',
+    });
+    expect(await db().promoRedemption.findMany({ where: { userId: user.id } })).toEqual([
+      expect.objectContaining({ orderId: again.order_id }),
+    ]);
+    expect((await db().promoCode.findUniqueOrThrow({ where: { code } })).usedCount).toBe(1);
+
+    // Once an order with it is paid, the one use per customer is taken: another order with the code
+    // is refused and rolled back.
+    await db().order.update({
+      where: { id: again.order_id },
+      data: { status: 'FULFILLED', paidAt: new Date(), fulfilledAt: new Date() },
+    });
+    const refused = (await errorOf(orders.createOrder(user.id, { type: 'purchase', code }))) as ValidationError;
+    expect(refused.errors).toEqual({ code: [ErrorKeys.invalidPromoCode] });
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(2);
   });
 
   it('completes at once when a promo code takes the whole price', async () => {

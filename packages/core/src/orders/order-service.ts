@@ -15,7 +15,8 @@ import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/f
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
-import type { PromoService } from '../promo/promo-service.ts';
+import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
+import { noPaymentDeciding } from '../promo/promo-sql.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
@@ -280,7 +281,33 @@ export function createOrderService({
    * promo code, a price to pay) is one statement. A promo code, a spend from the balance and an
    * order with nothing to pay take a transaction around it.
    */
+  /**
+   * A promo code applied again while an earlier unpaid order of the customer's holds it, with no
+   * payment deciding on that order (its widget was closed, its page left): that order is given up
+   * (CANCELLED), which gives the code back for the new one. An order whose payment the provider is
+   * deciding keeps the code. The earlier order is locked in a transaction of its own, before the new
+   * order's locks the customer, as every path that moves an order's money takes the order first;
+   * should its payment succeed after all, it is still delivered (CANCELLED -> PAID).
+   */
+  async function releaseAbandonedHold(userId: string, code: string) {
+    await sql.transaction(async (tx) => {
+      const [held] = await tx.query<{ orderId: string }>(Prisma.sql`
+        SELECT r.order_id AS "orderId" FROM promo_redemptions r JOIN promo_codes pc ON pc.id = r.promo_code_id
+        WHERE pc.code = ${normalizePromoCode(code)} AND r.user_id = ${userId}::uuid`);
+      if (!held) return;
+      const order = await lockOrder(tx, held.orderId);
+      if (!order || !UNPAID_STATUSES.includes(order.status)) return;
+      const [idle] = await tx.query<{ idle: boolean }>(
+        Prisma.sql`SELECT ${noPaymentDeciding(Prisma.sql`${order.id}::uuid`)} AS idle`,
+      );
+      if (!idle?.idle) return;
+      const moved = await transitionOrders(tx, [order.id], 'CANCELLED');
+      if (moved.length > 0) logger.info({ orderId: order.id }, 'an unpaid order gave its promo code up to a new one');
+    });
+  }
+
   async function createPurchase(userId: string, type: 'PURCHASE' | 'SPENDING', code: string | undefined) {
+    if (code) await releaseAbandonedHold(userId, code);
     if (!code && type === 'PURCHASE') {
       const { order } = await placeOrder(sql, { userId, type, free: false });
       if (order) return createResponse(order);

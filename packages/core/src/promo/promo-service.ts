@@ -123,7 +123,10 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
     if (!promo) throw new PromoCodeRefusedError('unknown');
     const status = codeStatus(promo, clock());
     if (status !== 'usable') throw new PromoCodeRefusedError(status);
-    if (promo.customerUse) throw new PromoCodeRefusedError(promo.customerUse === 'held' ? 'held' : 'already_used');
+    // A use held by an order given up (no payment deciding on it) goes to the customer's next order:
+    // the order service cancels that one before it redeems the code again.
+    if (promo.customerUse === 'held') throw new PromoCodeRefusedError('held');
+    if (promo.customerUse === 'used') throw new PromoCodeRefusedError('already_used');
     if (lines.length === 0) throw new PromoCodeRefusedError('empty_basket');
 
     const appliesTo = await linesInScope(tx, promo, lines);
