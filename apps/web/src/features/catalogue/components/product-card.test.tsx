@@ -19,11 +19,12 @@ describe('ProductCard', () => {
     expect(screen.getByTestId('cover-placeholder')).toBeInTheDocument();
   });
 
-  it('splits the cover text into the first word and the rest', () => {
+  it('splits the cover text into the first word and the rest, a face value grouped by spaces being one word', () => {
+    // Split at the first space, "1 300 RP" would show a large 1 and read as 1 RP.
     renderWithApp(<ProductCard product={productFixture({ cover_text: '1 300 RP' })} onBuy={() => {}} />);
     const text = screen.getByTestId('cover-text');
-    expect(text.children[0]).toHaveTextContent(/^1$/);
-    expect(text.children[1]).toHaveTextContent(/^300 RP$/);
+    expect(text.children[0]).toHaveTextContent(/^1 300$/);
+    expect(text.children[1]).toHaveTextContent(/^RP$/);
   });
 
   it('shows the country icon and name, the name, and the price with its currency', () => {
