@@ -165,13 +165,17 @@ export const ChaosSchema = z.object({
   delay_ms: z.int().min(0).max(600_000),
 });
 
-/** The card form of the hosted page and the widget: number, MM/YY, CVC. */
+/** The card form of the hosted page and the widget: number, MM/YY (the slash may be left out), CVC. */
 export const CardFormSchema = z.object({
   card_number: CardNumber,
   expiry: z
     .string()
     .trim()
-    .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/),
+    .regex(/^(0[1-9]|1[0-2])\s*\/?\s*(\d{2})$/)
+    .transform((expiry) => {
+      const digits = expiry.replace(/\D/g, '');
+      return `${digits.slice(0, 2)}/${digits.slice(2)}`;
+    }),
   cvc: Cvc,
 });
 

@@ -222,6 +222,28 @@ describe('widget: the frame', () => {
     expect(postedMessage(result.body).message).toMatchObject({ type: 'fail', reason: '3ds_failed' });
   });
 
+  it('takes the expiry with or without its slash, and refuses a month that is not one', async () => {
+    const send = (url: string, expiry: string) =>
+      sandbox.app.inject({
+        method: 'POST',
+        url: pathOf(url),
+        ...form({ card_number: '4242424242424242', expiry, cvc: '123' }),
+      });
+    for (const [orderId, expiry] of [
+      ['order-w6', '1239'],
+      ['order-w7', '12 / 39'],
+    ] as const) {
+      const frame = await frameFor(orderId);
+      const paid = await send(frame.url, expiry);
+      expect(paid.statusCode, expiry).toBe(200);
+      expect(postedMessage(paid.body).message.type).toBe('success');
+    }
+    const frame = await frameFor('order-w8');
+    const refused = await send(frame.url, '1339');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('aria-invalid="true" aria-describedby="expiry-error"');
+  });
+
   it('refuses an unknown session', async () => {
     expect((await sandbox.app.inject({ method: 'GET', url: '/sandbox/widget/frame/ws_nope' })).statusCode).toBe(404);
   });
