@@ -15,7 +15,12 @@ const emptyPage = (total: number, page: number, pages: number): ProductPage => (
   products: [],
 });
 
-function setup(result: ProductPage, filters: ListingFilters, route = '/category/steam') {
+function setup(
+  result: ProductPage,
+  filters: ListingFilters,
+  route = '/category/steam',
+  nothing?: { title: string; text: string },
+) {
   const onFiltersChange = vi.fn();
   renderWithApp(
     <ListingView
@@ -26,6 +31,7 @@ function setup(result: ProductPage, filters: ListingFilters, route = '/category/
       filters={filters}
       onFiltersChange={onFiltersChange}
       category="steam"
+      nothing={nothing}
     />,
     { route },
   );
@@ -61,5 +67,12 @@ describe('an empty listing page', () => {
     setup(emptyPage(0, 1, 0), { sort: 'popular' });
     expect(screen.getByText('No products yet')).toBeInTheDocument();
     expect(screen.queryByTestId('clear-filters')).toBeNull();
+  });
+
+  it('of a search that found nothing says what it was given to say, not "No products yet"', () => {
+    setup(emptyPage(0, 1, 0), {}, '/search/xyzzy', { title: 'Nothing found', text: 'Check the spelling.' });
+    expect(screen.getByText('Nothing found')).toBeInTheDocument();
+    expect(screen.getByText('Check the spelling.')).toBeInTheDocument();
+    expect(screen.queryByText('No products yet')).toBeNull();
   });
 });

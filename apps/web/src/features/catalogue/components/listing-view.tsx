@@ -26,6 +26,8 @@ interface ListingViewProps {
   category?: string;
   onCategoryChange?: (slug: string) => void;
   busy?: boolean;
+  /** What a list with nothing in it at all says; "No products yet" (a category's) unless given. */
+  nothing?: { title: string; text: string };
 }
 
 /** Filters that narrow what is found; sorting and the page only order and cut it. */
@@ -43,10 +45,12 @@ function EmptyListing({
   result,
   filters,
   onFiltersChange,
+  nothing,
 }: {
   result: ProductPage;
   filters: ListingFilters;
   onFiltersChange: (next: ListingFilters) => void;
+  nothing: { title: string; text: string } | undefined;
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -85,7 +89,7 @@ function EmptyListing({
       </EmptyState>
     );
   }
-  return <EmptyState title={t('listing.empty')} text={t('listing.emptyHint')} />;
+  return <EmptyState title={nothing?.title ?? t('listing.empty')} text={nothing?.text ?? t('listing.emptyHint')} />;
 }
 
 /** Title, found count, filters, grid, pages and the empty state: a category or a search. */
@@ -114,7 +118,12 @@ export function ListingView(props: ListingViewProps) {
         onCategoryChange={props.onCategoryChange}
       />
       {result.products.length === 0 ? (
-        <EmptyListing result={result} filters={props.filters} onFiltersChange={props.onFiltersChange} />
+        <EmptyListing
+          result={result}
+          filters={props.filters}
+          onFiltersChange={props.onFiltersChange}
+          nothing={props.nothing}
+        />
       ) : (
         <ProductGrid products={result.products} busy={busy} />
       )}
