@@ -101,12 +101,17 @@ describe('paying from the balance', () => {
     expect(within(methods).getByRole('heading', { name: 'Top up' })).toBeVisible();
     expect(within(methods).queryByRole('radio', { name: /Account balance/ })).toBeNull();
     expect(within(methods).getByRole('radio', { name: /^Bank card Visa/ })).toBeVisible();
+    // The amount starts at the smallest top-up that covers the BRL 37.50 missing; the hint names the currency.
+    const amount = within(methods).getByLabelText('Top-up amount');
+    expect(amount).toHaveValue('100');
+    expect(methods).toHaveTextContent(/From BRL\s100\.00/);
     // A top-up asks its amount before any method can go on.
     const go = within(methods).getByRole('button', { name: 'Continue' });
+    await user.clear(amount);
     await user.click(within(methods).getByRole('radio', { name: /^Bank card Visa/ }));
     expect(go).toBeDisabled();
-    await user.type(within(methods).getByLabelText('Top-up amount'), '99');
-    expect(methods).toHaveTextContent('Enter an amount of at least 100.');
+    await user.type(amount, '99');
+    expect(methods).toHaveTextContent(/Enter an amount of at least BRL\s100\.00\./);
     expect(go).toBeDisabled();
     await user.type(within(methods).getByLabelText('Top-up amount'), '0');
     expect(go).toBeEnabled();

@@ -6,7 +6,8 @@ export type PaymentMode = 'purchase' | 'balance';
 
 /** The payment dialogs of SPEC.md section 2, one at a time. */
 export type PaymentDialog =
-  | { kind: 'methods'; mode: PaymentMode }
+  /** `amount`: a top-up's amount to start from (the shortfall the insufficient-funds dialog named). */
+  | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined }
   | { kind: 'insufficient'; shortMinor: number }
   /** The store's own card form; a top-up's amount comes from the method choice. */
   | { kind: 'card'; mode: PaymentMode; amount?: number | undefined }

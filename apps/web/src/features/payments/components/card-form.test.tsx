@@ -73,7 +73,7 @@ describe('the card form', () => {
     // A top-up still needs its amount, of at least 100.
     expect(submit).toBeDisabled();
     await user.type(screen.getByLabelText('Top-up amount'), '99');
-    expect(screen.getByText('Enter an amount of at least 100.')).toBeVisible();
+    expect(screen.getByText(/^Enter an amount of at least BRL\s100\.00\.$/)).toBeVisible();
     expect(submit).toBeDisabled();
     await user.type(screen.getByLabelText('Top-up amount'), '0');
     await waitFor(() => expect(submit).toBeEnabled());

@@ -210,8 +210,11 @@ export function CardForm({
           />
           <span id={`${id}-amount-hint`} className={styles.hint}>
             {amount !== '' && !isTopUpValid(amount)
-              ? t('cardForm.errors.amount', { min: TOPUP_MIN })
-              : t('cardForm.amountHint', { min: TOPUP_MIN, digits: TOPUP_MAX_DIGITS })}
+              ? t('cardForm.errors.amount', { min: formatPrice(TOPUP_MIN, STORE_CURRENCY, locale) })
+              : t('cardForm.amountHint', {
+                  min: formatPrice(TOPUP_MIN, STORE_CURRENCY, locale),
+                  digits: TOPUP_MAX_DIGITS,
+                })}
           </span>
         </div>
       )}

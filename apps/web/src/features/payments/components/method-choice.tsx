@@ -46,14 +46,14 @@ async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: num
  * The choice of payment method, on /checkout and in the payment method modal; for a top-up, its
  * amount first (SPEC.md section 5: at least 100, at most 7 characters).
  */
-export function MethodChoice({ mode }: { mode: PaymentMode }) {
+export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initialAmount?: number | undefined }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { user } = useSession();
   const lines = useBasket();
   const promo = usePromo();
   const [method, setMethod] = useState<PaymentMethod | null>(null);
-  const [amount, setAmount] = useState('');
+  const [amount, setAmount] = useState(initialAmount ? maskTopUp(String(initialAmount)) : '');
   const [busy, setBusy] = useState(false);
   const noteId = useId();
   const amountId = useId();
@@ -99,8 +99,8 @@ export function MethodChoice({ mode }: { mode: PaymentMode }) {
           />
           <span id={`${amountId}-hint`} className={styles.muted}>
             {amount !== '' && amountBad
-              ? t('cardForm.errors.amount', { min: TOPUP_MIN })
-              : t('cardForm.amountHint', { min: TOPUP_MIN, digits: TOPUP_MAX_DIGITS })}
+              ? t('cardForm.errors.amount', { min: price(TOPUP_MIN) })
+              : t('cardForm.amountHint', { min: price(TOPUP_MIN), digits: TOPUP_MAX_DIGITS })}
           </span>
         </div>
       )}

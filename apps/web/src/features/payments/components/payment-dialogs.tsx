@@ -1,4 +1,4 @@
-import { STORE_CURRENCY } from '@store/contract';
+import { STORE_CURRENCY, TOPUP_MIN } from '@store/contract';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
@@ -31,7 +31,7 @@ const onClosed = (close: () => void) => (open: boolean) => {
 };
 
 /** SPEC.md section 2: "Payment method selection (title Pay, or Top up for balance)". */
-function MethodsDialog({ mode }: { mode: PaymentMode }) {
+function MethodsDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
   const { t } = useTranslation();
   const title = mode === 'balance' ? t('payment.methods.topUpTitle') : t('payment.methods.title');
   return (
@@ -43,7 +43,7 @@ function MethodsDialog({ mode }: { mode: PaymentMode }) {
       showDescription
       testId="payment-methods-modal"
     >
-      <MethodChoice mode={mode} />
+      <MethodChoice mode={mode} initialAmount={amount} />
     </Modal>
   );
 }
@@ -68,7 +68,14 @@ function InsufficientDialog({ shortMinor }: { shortMinor: number }) {
       <button
         type="button"
         className={modalStyles.ok}
-        onClick={() => openPaymentDialog({ kind: 'methods', mode: 'balance' })}
+        // The top-up starts at what is missing, in whole units, and at least the smallest top-up.
+        onClick={() =>
+          openPaymentDialog({
+            kind: 'methods',
+            mode: 'balance',
+            amount: Math.max(TOPUP_MIN, Math.ceil(shortMinor / 100)),
+          })
+        }
       >
         {t('payment.insufficient.topUp')}
       </button>
@@ -167,7 +174,7 @@ function CardDialog({ mode, amount }: { mode: PaymentMode; amount?: number | und
 function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
   switch (dialog.kind) {
     case 'methods':
-      return <MethodsDialog mode={dialog.mode} />;
+      return <MethodsDialog mode={dialog.mode} amount={dialog.amount} />;
     case 'insufficient':
       return <InsufficientDialog shortMinor={dialog.shortMinor} />;
     case 'card':
