@@ -179,7 +179,10 @@ test('pays by UPI through the provider page', async ({ page }, info) => {
   const modal = page.getByTestId('upi-modal');
   await expect(modal.getByLabel('Email')).toHaveValue(customer.email);
   await modal.getByRole('button', { name: 'Continue to UPI' }).click();
-  await expect(modal.getByTestId('upi-first-error')).toHaveText('Enter your first name.');
+  await expect(modal.getByTestId('upi-first-error')).toHaveText(
+    'Some details are missing or wrong: see the fields marked below.',
+  );
+  await expect(modal.getByText('Enter your first name.')).toHaveCount(1);
   await expect(modal.getByLabel('First name')).toBeFocused();
   await modal.getByLabel('First name').fill('Asha');
   await modal.getByLabel('Last name').fill('Rao');

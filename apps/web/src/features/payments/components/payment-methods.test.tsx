@@ -135,6 +135,8 @@ describe('instant bank transfer', () => {
     const user = setup();
     act(() => openPaymentDialog({ kind: 'qr', mode: 'purchase' }));
     const modal = await screen.findByTestId('qr-modal');
+    // What the transfer will charge shows before the order is made: the basket's price.
+    expect(within(modal).getByTestId('amount-due')).toHaveTextContent(/^To pay: BRL\s\d/);
     await user.type(within(modal).getByLabelText('CPF'), '123.456.789');
     expect(within(modal).getByLabelText('CPF')).toHaveValue('123456789');
     await user.click(within(modal).getByRole('button', { name: 'Show the QR code' }));
@@ -151,6 +153,9 @@ describe('instant bank transfer', () => {
     expect(bodies['/api/orders/create-qr']).toEqual([
       { amount: '50.00', currency: 'BRL', orderId: ORDER_ID, type: 'purchase', personalId: '12345678909' },
     ]);
+    // The order's total beside the code, and until when the code is good.
+    expect(within(modal).getByTestId('amount-due')).toHaveTextContent(/^To pay: BRL\s50\.00$/);
+    expect(within(modal).getByTestId('qr-valid-until')).toHaveTextContent(/^The code is valid until \d{2}:\d{2}/);
     expect(within(modal).getByRole('link', { name: 'Open in the bank app' })).toHaveAttribute(
       'href',
       'http://localhost/sandbox/qr/pay_1',
@@ -194,8 +199,13 @@ describe('UPI', () => {
     const modal = await screen.findByTestId('upi-modal');
     expect(within(modal).getByLabelText('Email')).toHaveValue('asha@example.com');
     await user.click(within(modal).getByRole('button', { name: 'Continue to UPI' }));
-    expect(within(modal).getByTestId('upi-first-error')).toHaveTextContent('Enter your first name.');
+    expect(within(modal).getByTestId('upi-first-error')).toHaveTextContent(
+      'Some details are missing or wrong: see the fields marked below.',
+    );
+    // Each message once, beneath its field; the first field with one has the focus.
+    expect(within(modal).getAllByText('Enter your first name.')).toHaveLength(1);
     expect(within(modal).getByLabelText('First name')).toHaveFocus();
+    expect(within(modal).getByLabelText('First name')).toHaveAccessibleDescription('Enter your first name.');
     expect(within(modal).getByText('Enter your ZIP code.')).toBeVisible();
     await user.clear(within(modal).getByLabelText('Email'));
     await user.type(within(modal).getByLabelText('Email'), 'asha@');
@@ -205,7 +215,10 @@ describe('UPI', () => {
     await user.type(within(modal).getByLabelText('Email'), 'example.com');
     await user.type(within(modal).getByLabelText('First name'), 'Asha');
     await user.type(within(modal).getByLabelText('Last name'), 'Rao');
-    await user.type(within(modal).getByLabelText('UPI ID'), 'asha@okbank');
+    // A UPI ID is a handle at a payment app, not a bare name.
+    await user.type(within(modal).getByLabelText('UPI ID'), 'asha');
+    expect(within(modal).getByText('Enter a UPI ID such as name@bank.')).toBeVisible();
+    await user.type(within(modal).getByLabelText('UPI ID'), '@okbank');
     await user.type(within(modal).getByLabelText('Phone'), '+91 98765 43210');
     await user.type(within(modal).getByLabelText('Address'), '1 MG Road');
     await user.type(within(modal).getByLabelText('ZIP code'), '560001');

@@ -1,10 +1,13 @@
 import type { QrPaymentResponse } from '@store/contract';
 import { useId, useRef, useState } from 'react';
+import { formatPrice, formatTime } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
 import { createQrPayment } from '../api/pay.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { openOrder } from '../start-payment.ts';
+import { AmountDue } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
 import { useReturnStatus } from './processing-dialog.tsx';
 import styles from './qr-dialog.module.css';
@@ -26,8 +29,17 @@ function QrWait({ orderId, topUp }: { orderId: string; topUp: boolean }) {
 }
 
 /** The QR code for a desktop, the pay link for a phone, and the payment code to copy. */
-function QrCode({ qr, topUp }: { qr: QrPaymentResponse; topUp: boolean }) {
+function QrCode({
+  qr,
+  topUp,
+  due,
+}: {
+  qr: QrPaymentResponse;
+  topUp: boolean;
+  due: { minor: number; currency: string };
+}) {
   const { t } = useTranslation();
+  const locale = useLocale();
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const codeId = useId();
@@ -45,7 +57,13 @@ function QrCode({ qr, topUp }: { qr: QrPaymentResponse; topUp: boolean }) {
 
   return (
     <div className={styles.qr} data-testid="qr-step">
+      <p className={styles.due} data-testid="amount-due">
+        {t('qr.amountDue', { amount: formatPrice(due.minor / 100, due.currency, locale) })}
+      </p>
       <img className={styles.image} src={qr.QrImage} alt={t('qr.imageAlt')} width={200} height={200} />
+      <p className={styles.validUntil} data-testid="qr-valid-until">
+        {t('qr.validUntil', { time: formatTime(qr.expires_at, locale) })}
+      </p>
       <a className={styles.link} href={qr.PayLink} target="_blank" rel="noopener noreferrer" data-testid="qr-pay-link">
         {t('qr.payLink')}
       </a>
@@ -76,7 +94,7 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
   const [cpf, setCpf] = useState('');
   const [validating, setValidating] = useState(false);
   const [sending, setSending] = useState(false);
-  const [qr, setQr] = useState<QrPaymentResponse | null>(null);
+  const [qr, setQr] = useState<{ answer: QrPaymentResponse; minor: number; currency: string } | null>(null);
   const cpfBad = cpf.length !== CPF_DIGITS;
   const topUp = mode === 'balance';
 
@@ -90,15 +108,14 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
         openPaymentDialog({ kind: 'processing', orderId: order.order_id });
         return;
       }
-      setQr(
-        await createQrPayment({
-          amount: (order.total_minor / 100).toFixed(2),
-          currency: order.currency,
-          orderId: order.order_id,
-          type: mode,
-          personalId: cpf,
-        }),
-      );
+      const answer = await createQrPayment({
+        amount: (order.total_minor / 100).toFixed(2),
+        currency: order.currency,
+        orderId: order.order_id,
+        type: mode,
+        personalId: cpf,
+      });
+      setQr({ answer, minor: order.total_minor, currency: order.currency });
     } catch {
       openPaymentDialog({ kind: 'error', mode });
     } finally {
@@ -118,7 +135,7 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
       testId="qr-modal"
     >
       {qr ? (
-        <QrCode qr={qr} topUp={topUp} />
+        <QrCode qr={qr.answer} topUp={topUp} due={{ minor: qr.minor, currency: qr.currency }} />
       ) : (
         <form
           className={cardStyles.form}
@@ -129,6 +146,7 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
             void start();
           }}
         >
+          <AmountDue mode={mode} amount={amount} />
           <div className={cardStyles.field}>
             <label htmlFor={`${id}-cpf`}>{t('payer.cpf')}</label>
             <input

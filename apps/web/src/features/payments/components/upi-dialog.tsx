@@ -5,6 +5,7 @@ import { useSession } from '../../auth/hooks/use-session.ts';
 import { createUpiPayment } from '../api/pay.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { openOrder } from '../start-payment.ts';
+import { AmountDue } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
 import styles from './upi-dialog.module.css';
 
@@ -15,6 +16,8 @@ type UpiValues = Record<UpiField, string>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{5,20}$/;
+/** A UPI ID (virtual payment address): a handle, "@", the payment app's name ("asha.k@okbank"). */
+const UPI_ID = /^[\w.-]{2,256}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
 
 /**
  * SPEC.md section 5's checkout form messages: every field is required; the email and the phone must
@@ -29,6 +32,7 @@ export function upiErrors(values: UpiValues): Partial<Record<UpiField, string>> 
     errors.email = 'payer.errors.emailFormat';
   }
   if (!errors.phone && !PHONE.test(values.phone.trim())) errors.phone = 'payer.errors.phoneFormat';
+  if (!errors.upiId && !UPI_ID.test(values.upiId.trim())) errors.upiId = 'payer.errors.upiIdFormat';
   return errors;
 }
 
@@ -130,9 +134,11 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
           void start();
         }}
       >
+        <AmountDue mode={mode} amount={amount} />
+        {/* Announced once; each field says its own message beneath it. */}
         {firstError && (
           <p className={cardStyles.error} role="alert" data-testid="upi-first-error">
-            {t(errors[firstError] ?? '')}
+            {t('payer.errors.summary')}
           </p>
         )}
         <div className={styles.grid}>
@@ -144,6 +150,7 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
                 type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
                 inputMode={field === 'phone' ? 'tel' : field === 'email' ? 'email' : undefined}
                 autoComplete={AUTOCOMPLETE[field]}
+                placeholder={field === 'upiId' ? t('payer.upiIdPlaceholder') : undefined}
                 value={values[field]}
                 aria-invalid={Boolean(errors[field])}
                 aria-describedby={errors[field] ? `${id}-${field}-error` : undefined}
