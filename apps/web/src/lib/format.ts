@@ -74,14 +74,3 @@ export const currencyName = (code: string, locale: string) => displayName(locale
 
 /** A country's name in the interface language; undefined for codes Intl does not know (regions). */
 export const regionName = (code: string, locale: string) => displayName(locale, 'region', code);
-
-/** Hour and minute, in the form of the language (24-hour in Hindi, as formatDateTime). */
-export function formatTime(iso: string, locale: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, {
-    hour: '2-digit',
-    minute: '2-digit',
-    ...(locale === 'hi' ? { hourCycle: 'h23' as const } : {}),
-  }).format(date);
-}

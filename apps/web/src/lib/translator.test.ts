@@ -35,14 +35,6 @@ describe('Translator', () => {
     );
   });
 
-  it('takes the zero form for none where there is one: Portuguese counts 0 as one, and says it as many', () => {
-    const { t } = new Translator('pt-BR', { found_zero: '{{count}} produtos', found_one: '{{count}} produto' });
-    expect(t('found', { count: 0 })).toBe('0 produtos');
-    expect(t('found', { count: 1 })).toBe('1 produto');
-    // Without a zero form, the language's own form for 0.
-    expect(new Translator('pt-BR', { found_one: '{{count}} produto' }).t('found', { count: 0 })).toBe('0 produto');
-  });
-
   it('falls back to the other form, then to the plain key, when a form is missing', () => {
     const { t } = new Translator('ru', { items_other: '{{count}} items', plain: '{{count}} plain' });
     expect(t('items', { count: 1 })).toBe('1 items');

@@ -122,11 +122,7 @@ export class Translator {
     const translate = (key: string, options: TranslateOptions = {}): unknown => {
       let value: unknown;
       if (typeof options.count === 'number') {
-        // `key_zero` first for none, where a language has it: Portuguese and Hindi count 0 as "one".
-        value =
-          (options.count === 0 ? lookup(catalogue, `${key}_zero`) : undefined) ??
-          lookup(catalogue, `${key}_${plurals.select(options.count)}`) ??
-          lookup(catalogue, `${key}_other`);
+        value = lookup(catalogue, `${key}_${plurals.select(options.count)}`) ?? lookup(catalogue, `${key}_other`);
       }
       value ??= lookup(catalogue, key);
       if (typeof value === 'string') return fill(value, options);

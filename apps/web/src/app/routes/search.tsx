@@ -60,7 +60,7 @@ function SearchResults({ query }: { query: string }) {
       filters={filters}
       onFiltersChange={setFilters}
       busy={results.isPlaceholderData}
-      nothing={{ title: t('search.nothingFound'), text: t('search.nothingFoundHint') }}
+      nothing={{ title: t('shop.nothingFound'), text: t('shop.nothingFoundHint') }}
     />
   );
 }

@@ -72,6 +72,7 @@ describe('an empty listing page', () => {
   it('of a search that found nothing says what it was given to say, not "No products yet"', () => {
     setup(emptyPage(0, 1, 0), {}, '/search/xyzzy', { title: 'Nothing found', text: 'Check the spelling.' });
     expect(screen.getByText('Nothing found')).toBeInTheDocument();
+    expect(screen.getByTestId('page-subtitle')).toHaveTextContent('0 products found');
     expect(screen.getByText('Check the spelling.')).toBeInTheDocument();
     expect(screen.queryByText('No products yet')).toBeNull();
   });

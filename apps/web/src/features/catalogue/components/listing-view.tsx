@@ -105,7 +105,12 @@ export function ListingView(props: ListingViewProps) {
       <PageHeader
         title={props.title}
         icon={props.icon}
-        subtitle={t('listing.found', { count: result.total, formatted: formatNumber(result.total, locale) })}
+        subtitle={
+          // Portuguese and Hindi count 0 as "one" ("0 produto encontrado"): none has a text of its own.
+          result.total === 0
+            ? t('shop.foundNone')
+            : t('listing.found', { count: result.total, formatted: formatNumber(result.total, locale) })
+        }
       />
       <ProductFilters
         value={props.filters}

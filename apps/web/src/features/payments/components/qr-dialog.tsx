@@ -1,6 +1,6 @@
 import type { QrPaymentResponse } from '@store/contract';
 import { useId, useRef, useState } from 'react';
-import { formatPrice, formatTime } from '../../../lib/format.ts';
+import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
@@ -14,6 +14,18 @@ import styles from './qr-dialog.module.css';
 
 /** SPEC.md section 5: a CPF is exactly 11 characters; the form takes its digits. */
 export const CPF_DIGITS = 11;
+
+/** Hour and minute, in the form of the language (24-hour in Hindi, as formatDateTime). */
+function formatTime(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, {
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(locale === 'hi' ? { hourCycle: 'h23' as const } : {}),
+  }).format(date);
+}
+
 const maskCpf = (value: string) => value.replace(/\D/g, '').slice(0, CPF_DIGITS);
 
 /** Waits for the bank: polls the order's status every second and ends in success or the error modal. */
