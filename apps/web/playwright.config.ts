@@ -52,7 +52,7 @@ export default defineConfig({
       name: 'mobile',
       use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
       // These walk every width themselves (or are about a keyboard): once, in the desktop project.
-      testIgnore: /(layout|accessibility|keyboard)\.spec\.ts$/,
+      testIgnore: /(layout|accessibility|keyboard|keyboard-checkout)\.spec\.ts$/,
     },
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
