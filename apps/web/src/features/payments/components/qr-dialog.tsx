@@ -1,13 +1,12 @@
 import type { QrPaymentResponse } from '@store/contract';
 import { useId, useRef, useState } from 'react';
-import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
 import { createQrPayment } from '../api/pay.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { openOrder } from '../start-payment.ts';
-import { AmountDue } from './amount-due.tsx';
+import { AmountDue, AmountDueLine } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
 import { useReturnStatus } from './processing-dialog.tsx';
 import styles from './qr-dialog.module.css';
@@ -69,9 +68,7 @@ function QrCode({
 
   return (
     <div className={styles.qr} data-testid="qr-step">
-      <p className={styles.due} data-testid="amount-due">
-        {t('qr.amountDue', { amount: formatPrice(due.minor / 100, due.currency, locale) })}
-      </p>
+      <AmountDueLine minor={due.minor} currency={due.currency} />
       <img className={styles.image} src={qr.QrImage} alt={t('qr.imageAlt')} width={200} height={200} />
       <p className={styles.validUntil} data-testid="qr-valid-until">
         {t('qr.validUntil', { time: formatTime(qr.expires_at, locale) })}
