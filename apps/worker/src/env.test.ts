@@ -15,6 +15,13 @@ describe('worker loadEnv', () => {
     expect(env.WORKER_CONCURRENCY).toBe(8);
   });
 
+  it('applies payment events in a lane of their own, two at once unless told otherwise', () => {
+    const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    expect(loadEnv(base)).toMatchObject({ WORKER_CONCURRENCY: 4, PAYMENT_WORKER_CONCURRENCY: 2 });
+    expect(loadEnv({ ...base, PAYMENT_WORKER_CONCURRENCY: '6' }).PAYMENT_WORKER_CONCURRENCY).toBe(6);
+    expect(() => loadEnv({ ...base, PAYMENT_WORKER_CONCURRENCY: '0' })).toThrow(/PAYMENT_WORKER_CONCURRENCY/);
+  });
+
   it('lowers its CPU priority below the API by default, within the nice range', () => {
     const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
     expect(loadEnv(base).WORKER_NICE).toBe(10);

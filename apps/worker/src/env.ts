@@ -2,9 +2,11 @@ import {
   JOB_LOCK_MS,
   OUTBOX_SWEEP_INTERVAL_MS,
   PAYMENT_SWEEP_INTERVAL_MS,
+  PAYMENT_WORKER_CONCURRENCY,
   PENDING_PAYMENT_CHECK_MS,
   parseEnv,
   SMTP_SEND_DEADLINE_MS,
+  WORKER_CONCURRENCY,
 } from '@store/core';
 import { z } from 'zod';
 
@@ -14,7 +16,13 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.url(),
     REDIS_URL: z.url(),
-    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /** Mail and health jobs run at once (they mostly wait on the network). */
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(WORKER_CONCURRENCY),
+    /**
+     * Payment events applied at once, in a lane of their own. Each is a few short transactions, so
+     * about the database's core count: more only wait on each other and on the API for the same CPUs.
+     */
+    PAYMENT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(PAYMENT_WORKER_CONCURRENCY),
     /**
      * The worker's nice value (0-19): how far below the API its CPU priority sits when the two share
      * a host. Fulfilment is background work: under load a shopper's request is served first, and a

@@ -23,7 +23,15 @@ async function main() {
   const logger = pino({ level: env.LOG_LEVEL, name: 'worker' });
   const nice = lowerPriority(env.WORKER_NICE, logger);
   const worker = await startWorker({ env, logger });
-  logger.info({ concurrency: env.WORKER_CONCURRENCY, nice, smtp: Boolean(env.SMTP_URL) }, 'worker ready');
+  logger.info(
+    {
+      concurrency: env.WORKER_CONCURRENCY,
+      paymentConcurrency: env.PAYMENT_WORKER_CONCURRENCY,
+      nice,
+      smtp: Boolean(env.SMTP_URL),
+    },
+    'worker ready',
+  );
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');

@@ -73,6 +73,7 @@ export async function startWorker({ env, logger }: WorkerOptions) {
     handlers: createJobHandlers({ db: database.prisma, logger, mailer, paymentEvents }),
     logger,
     concurrency: env.WORKER_CONCURRENCY,
+    paymentConcurrency: env.PAYMENT_WORKER_CONCURRENCY,
     lockDurationMs: env.JOB_LOCK_MS,
   });
   await worker.waitUntilReady();

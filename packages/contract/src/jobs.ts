@@ -2,6 +2,12 @@ import { z } from 'zod';
 
 /** Queue names and job payloads. The worker parses every payload it receives with these. */
 export const QUEUE_NAME = 'store';
+/**
+ * The lane of `payment.event` jobs, apart from mail and health: fulfilment never waits behind a slow
+ * mail server, and its concurrency (bounded by the database's cores, not by network waits) is set
+ * on its own.
+ */
+export const PAYMENTS_QUEUE_NAME = 'store-payments';
 
 export const HealthJobSchema = z.object({
   kind: z.literal('health'),
@@ -30,3 +36,6 @@ export type PaymentEventJob = z.infer<typeof PaymentEventJobSchema>;
 export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema, EmailSendJobSchema, PaymentEventJobSchema]);
 export type Job = z.infer<typeof JobSchema>;
 export type JobKind = Job['kind'];
+
+/** The queue a job of `kind` goes through. */
+export const queueNameOf = (kind: JobKind): string => (kind === 'payment.event' ? PAYMENTS_QUEUE_NAME : QUEUE_NAME);

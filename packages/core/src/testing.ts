@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer } from 'node:net';
-import { QUEUE_NAME } from '@store/contract';
+import { PAYMENTS_QUEUE_NAME, QUEUE_NAME } from '@store/contract';
 import { Queue } from 'bullmq';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -254,14 +254,14 @@ export async function startPrivateRedis(timeoutMs = 10_000): Promise<PrivateRedi
   };
 }
 
-/** Removes every key a test's BullMQ prefix left in a shared Redis. */
+/** Removes every key a test's BullMQ prefix left in a shared Redis (both lanes). */
 export async function dropTestQueue(redisUrl: string, prefix: string): Promise<void> {
   const connection = createRedisConnection(redisUrl);
-  const queue = new Queue(QUEUE_NAME, { connection, prefix });
+  const queues = [QUEUE_NAME, PAYMENTS_QUEUE_NAME].map((name) => new Queue(name, { connection, prefix }));
   try {
-    await queue.obliterate({ force: true });
+    for (const queue of queues) await queue.obliterate({ force: true });
   } finally {
-    await queue.close();
+    await Promise.all(queues.map((queue) => queue.close()));
     connection.disconnect();
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Job, JobSchema, QUEUE_NAME } from '@store/contract';
+import { type Job, JobSchema, PAYMENTS_QUEUE_NAME, QUEUE_NAME, queueNameOf } from '@store/contract';
 import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.ts';
@@ -61,17 +61,24 @@ export function createBullQueue({
   enqueueTimeoutMs = ENQUEUE_TIMEOUT_MS,
 }: BullQueueOptions): JobQueue {
   const connection = createProducerConnection(redisUrl);
-  const queue = new Queue(QUEUE_NAME, {
-    connection,
-    prefix,
-    defaultJobOptions: {
-      attempts: JOB_ATTEMPTS,
-      backoff: { type: 'exponential', delay: backoffDelay(1) },
-      removeOnComplete: { age: 3_600, count: 1_000 },
-      removeOnFail: { age: 7 * 86_400 },
-    },
-  });
-  if (logger) queue.on('error', (error) => logger.warn({ err: error }, 'queue connection error'));
+  const lane = (name: string) => {
+    const queue = new Queue(name, {
+      connection,
+      prefix,
+      defaultJobOptions: {
+        attempts: JOB_ATTEMPTS,
+        backoff: { type: 'exponential', delay: backoffDelay(1) },
+        removeOnComplete: { age: 3_600, count: 1_000 },
+        removeOnFail: { age: 7 * 86_400 },
+      },
+    });
+    if (logger) queue.on('error', (error) => logger.warn({ err: error, queue: name }, 'queue connection error'));
+    return queue;
+  };
+  // One producer connection for both lanes (the worker's side is what keeps them apart).
+  const lanes = new Map([QUEUE_NAME, PAYMENTS_QUEUE_NAME].map((name) => [name, lane(name)]));
+  const queueOf = (job: Job) => lanes.get(queueNameOf(job.kind)) as Queue;
+  const queue = lanes.get(QUEUE_NAME) as Queue;
   let events: QueueEvents | undefined;
 
   /**
@@ -80,6 +87,7 @@ export function createBullQueue({
    * is removed first; one that waits, runs or will be retried absorbs the add.
    */
   async function add(job: Job, options: EnqueueOptions): Promise<EnqueueOutcome> {
+    const queue = queueOf(job);
     if (options.jobId && !options.newId) {
       const existing = await queue.getJob(options.jobId);
       if (existing) {
@@ -122,7 +130,7 @@ export function createBullQueue({
     },
     async close() {
       await events?.close();
-      await queue.close();
+      await Promise.all([...lanes.values()].map((lane) => lane.close()));
       connection.disconnect();
     },
   };
@@ -136,7 +144,14 @@ export interface BullWorkerOptions {
   prefix?: string;
   handlers: JobHandlers;
   logger: Logger;
+  /** Jobs run at once in the lane of mail and health jobs (mostly waiting on the network). */
   concurrency?: number;
+  /**
+   * Payment events applied at once. Each is a few short transactions on the database, so more of
+   * them at once than the database has cores only makes them wait on each other and on the API's
+   * requests for the same CPUs; a payment event never waits behind a slow mail server.
+   */
+  paymentConcurrency?: number;
   /**
    * How long a running job stays locked by a worker that stopped renewing the lock (it died), and
    * how often workers look for such stalled jobs; a job stalled twice fails (BullMQ's maxStalledCount).
@@ -144,40 +159,62 @@ export interface BullWorkerOptions {
   lockDurationMs?: number;
 }
 
-/** The worker side: parses every payload with the contract before a handler sees it. */
+export const WORKER_CONCURRENCY = 4;
+export const PAYMENT_WORKER_CONCURRENCY = 2;
+
+/** The running worker: one BullMQ worker per lane, started and closed together. */
+export interface BullWorker {
+  waitUntilReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The worker side of both lanes: parses every payload with the contract before a handler sees it. */
 export function createBullWorker({
   redisUrl,
   prefix = 'store',
   handlers,
   logger,
-  concurrency = 4,
+  concurrency = WORKER_CONCURRENCY,
+  paymentConcurrency = PAYMENT_WORKER_CONCURRENCY,
   lockDurationMs = JOB_LOCK_MS,
-}: BullWorkerOptions) {
-  const connection = createRedisConnection(redisUrl);
-  const worker = new Worker(
-    QUEUE_NAME,
-    async (job) => {
-      const parsed = JobSchema.safeParse(job.data);
-      if (!parsed.success) {
-        logger.error({ jobId: job.id, name: job.name, issues: parsed.error.issues }, 'rejected malformed job');
-        throw new UnrecoverableError('malformed job payload');
-      }
-      // attemptsMade counts the runs that failed before this one.
-      return runJob(handlers, parsed.data, { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
+}: BullWorkerOptions): BullWorker {
+  const lane = (name: string, laneConcurrency: number) => {
+    const connection = createRedisConnection(redisUrl);
+    const worker = new Worker(
+      name,
+      async (job) => {
+        const parsed = JobSchema.safeParse(job.data);
+        if (!parsed.success) {
+          logger.error({ jobId: job.id, name: job.name, issues: parsed.error.issues }, 'rejected malformed job');
+          throw new UnrecoverableError('malformed job payload');
+        }
+        // attemptsMade counts the runs that failed before this one.
+        return runJob(handlers, parsed.data, { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
+      },
+      {
+        connection,
+        prefix,
+        concurrency: laneConcurrency,
+        lockDuration: lockDurationMs,
+        stalledInterval: lockDurationMs,
+      },
+    );
+    worker.on('failed', (job, error) => {
+      logger.warn({ jobId: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
+    });
+    worker.on('error', (error) => logger.error({ err: error, queue: name }, 'worker error'));
+    // BullMQ leaves open a connection it was handed; this one is the worker's alone.
+    worker.on('closed', () => connection.disconnect());
+    return worker;
+  };
+  // A payment.event job left in the first lane by an earlier version is still run there.
+  const workers = [lane(QUEUE_NAME, concurrency), lane(PAYMENTS_QUEUE_NAME, paymentConcurrency)];
+  return {
+    async waitUntilReady() {
+      await Promise.all(workers.map((worker) => worker.waitUntilReady()));
     },
-    {
-      connection,
-      prefix,
-      concurrency,
-      lockDuration: lockDurationMs,
-      stalledInterval: lockDurationMs,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
     },
-  );
-  worker.on('failed', (job, error) => {
-    logger.warn({ jobId: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
-  });
-  worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
-  // BullMQ leaves open a connection it was handed; this one is the worker's alone.
-  worker.on('closed', () => connection.disconnect());
-  return worker;
+  };
 }

@@ -7,7 +7,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNoMailer } from '../mail/mailer.ts';
 import { silentLogger } from '../shared/logger.ts';
-import { freePort } from '../testing.ts';
+import { dropTestQueue, freePort } from '../testing.ts';
 import { createBullQueue, createBullWorker, createRedisConnection, ENQUEUE_TIMEOUT_MS } from './bullmq-queue.ts';
 import { createInProcessQueue } from './in-process-queue.ts';
 import { createJobHandlers, type HealthResult, type JobContext, type JobHandlers } from './job-handlers.ts';
@@ -254,6 +254,55 @@ describe.runIf(redisUrl)('BullMQ queue on Redis', () => {
       await events.close();
       await raw.close();
       connection.disconnect();
+    }
+  });
+});
+
+describe.runIf(redisUrl)('BullMQ lanes', () => {
+  it('applies a payment event while every mail slot is held by a send that does not end', async () => {
+    const prefix = `test-lanes-${randomUUID()}`;
+    const mailStarted: string[] = [];
+    const applied: string[] = [];
+    let releaseMail: () => void = () => {};
+    const mailHeld = new Promise<void>((resolve) => {
+      releaseMail = resolve;
+    });
+    const handlers: JobHandlers = {
+      async health(job) {
+        return { nonce: job.nonce, handledAt: new Date().toISOString(), database: 'ok' } satisfies HealthResult;
+      },
+      // A mail server that accepted the connection and went quiet.
+      async 'email.send'(job) {
+        mailStarted.push(job.emailId);
+        await mailHeld;
+      },
+      async 'payment.event'(job) {
+        applied.push(job.eventId);
+      },
+    };
+    const worker = createBullWorker({
+      redisUrl: redisUrl!,
+      prefix,
+      handlers,
+      logger: silentLogger,
+      concurrency: 2,
+      paymentConcurrency: 1,
+    });
+    const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
+    try {
+      await worker.waitUntilReady();
+      for (let index = 0; index < 4; index += 1) await queue.enqueue({ kind: 'email.send', emailId: randomUUID() });
+      await eventually(() => mailStarted.length === 2);
+      const eventId = randomUUID();
+      await queue.enqueue({ kind: 'payment.event', eventId });
+      await eventually(() => applied.includes(eventId), 5_000);
+      // The mail lane is still full: the two other emails wait for a free slot of their own lane.
+      expect(mailStarted).toHaveLength(2);
+    } finally {
+      releaseMail();
+      await worker.close();
+      await queue.close();
+      await dropTestQueue(redisUrl!, prefix);
     }
   });
 });
