@@ -117,11 +117,15 @@ async function expectLedgerBalanced() {
 }
 
 describe('a callback delivered again and again', () => {
-  it('is stored once and fulfils the order once: the same callback 10 times, 5 of them at once', async () => {
+  // Races: run three times, each on an order of its own.
+  it('is stored once and fulfils the order once: the same callback 10 times, 5 of them at once', {
+    repeats: 2,
+  }, async () => {
     const { orderId, totalMinor } = await purchaseOrder({ quantity: 2 });
-    const payment = await cardPayment(orderId, totalMinor, 'pay_replay');
+    const providerPaymentId = `pay_replay_${randomUUID()}`;
+    const payment = await cardPayment(orderId, totalMinor, providerPaymentId);
     const { intake, processor, eventIds } = pipeline();
-    const same = event({ orderId, amountMinor: totalMinor, providerPaymentId: 'pay_replay' });
+    const same = event({ orderId, amountMinor: totalMinor, providerPaymentId });
 
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => intake.receiveCallback(same)));
     const sequential = [];
@@ -156,11 +160,12 @@ describe('a callback delivered again and again', () => {
 });
 
 describe('callbacks out of order', () => {
-  it('a success before its pending ends right, and the old pending changes nothing', async () => {
+  it('a success before its pending ends right, and the old pending changes nothing', { repeats: 2 }, async () => {
     const { orderId, totalMinor } = await purchaseOrder({ quantity: 1 });
-    const payment = await cardPayment(orderId, totalMinor, 'pay_order');
+    const providerPaymentId = `pay_order_${randomUUID()}`;
+    const payment = await cardPayment(orderId, totalMinor, providerPaymentId);
     const { intake, processor, eventIds } = pipeline();
-    const base = { orderId, amountMinor: totalMinor, providerPaymentId: 'pay_order' };
+    const base = { orderId, amountMinor: totalMinor, providerPaymentId };
     await intake.receiveCallback(event({ ...base, status: 'succeeded', version: 3 }));
     await intake.receiveCallback(event({ ...base, status: 'pending', version: 2, card: null }));
     const [success, pending] = eventIds() as [string, string];
