@@ -60,8 +60,8 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     const db = database.prisma;
     const [category, country, currency] = await Promise.all([
       db.category.create({ data: { slug: `crash-${randomUUID()}`, name: 'Crash', formattedName: 'Crash' } }),
-      db.country.create({ data: { code: 'BR', name: 'Brazil' } }),
-      db.currency.create({ data: { codeName: 'BRL' } }),
+      db.country.upsert({ where: { code: 'BR' }, create: { code: 'BR', name: 'Brazil' }, update: {} }),
+      db.currency.upsert({ where: { codeName: 'BRL' }, create: { codeName: 'BRL' }, update: {} }),
     ]);
     const user = await db.user.create({
       data: { email: `crash.${randomUUID()}@example.com`, name: 'Crash', passwordHash: 'x' },
@@ -85,6 +85,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
       })),
     });
     await db.basketLine.create({ data: { userId: user.id, productId: product.id, quantity: 2 } });
+    const providerPaymentId = `pay_crash_${randomUUID()}`;
     const orders = createOrderService({
       db,
       promo: createPromoService({ db }),
@@ -98,14 +99,23 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
         method: 'CARD',
         amountMinor: order.total_minor,
         currency: 'BRL',
-        providerPaymentId: 'pay_crash',
+        providerPaymentId,
       },
     });
-    return { userId: user.id, orderId: order.order_id, totalMinor: order.total_minor, paymentId: payment.id };
+    return {
+      userId: user.id,
+      productId: product.id,
+      orderId: order.order_id,
+      totalMinor: order.total_minor,
+      paymentId: payment.id,
+      providerPaymentId,
+    };
   }
 
+  // Run three times, each on an order of its own.
   it('is delivered once when a worker runs again: the sweep brings back the job that died with them', {
     timeout: 90_000,
+    repeats: 2,
   }, async () => {
     const started = Date.now();
     const db = database.prisma;
@@ -118,10 +128,10 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
       const intake = createPaymentEventIntake({ db, queue });
       const received = await intake.receiveCallback({
         provider: 'sandbox',
-        eventId: 'evt_crash',
+        eventId: `evt_crash_${randomUUID()}`,
         type: 'payment.succeeded',
         occurredAt: new Date(),
-        providerPaymentId: 'pay_crash',
+        providerPaymentId: order.providerPaymentId,
         orderId: order.orderId,
         method: 'card',
         status: 'succeeded',
@@ -175,7 +185,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
       status: 'CREATED',
       paymentId: null,
     });
-    expect(await db.productCode.count({ where: { orderLineId: { not: null } } })).toBe(0);
+    expect(await db.productCode.count({ where: { productId: order.productId, orderLineId: { not: null } } })).toBe(0);
     expect(await db.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({ processedAt: null });
 
     // Stalled twice, the job failed for good; the third worker's sweep queues the event again.
@@ -191,7 +201,11 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     expect(await db.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({
       outcome: 'completed',
     });
-    expect(await db.outboundEmail.count({ where: { template: 'order-receipt' } })).toBe(1);
+    expect(
+      await db.outboundEmail.count({
+        where: { template: 'order-receipt', data: { path: ['receipt', 'orderId'], equals: order.orderId } },
+      }),
+    ).toBe(1);
     expect(await createLedgerService({ db }).findBalanceMismatches()).toEqual([]);
 
     const log = logEntries<{ msg?: string; eventIds?: string[] }>(third);
