@@ -202,10 +202,14 @@ test('basket: kept as a guest, merged on registration and login, WELCOME10, chec
   await expect(page.getByTestId('basket-total-original')).toBeHidden();
   expect(minorOf((await page.getByTestId('basket-total').textContent()) ?? '')).toBe(subtotal);
 
-  // Choosing a method says what comes next and enables Pay.
+  // Choosing a method and giving both consents says what comes next and enables Pay.
   // (Paying itself is checkout-payments.spec.ts's.)
   await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
   await page.getByRole('radio', { name: /Instant bank transfer/ }).check();
+  await expect(page.getByTestId('payment-note')).toContainText('Tick both boxes below to pay');
+  await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
+  await page.getByRole('checkbox', { name: /privacy policy/ }).check();
+  await page.getByRole('checkbox', { name: /cannot be refunded/ }).check();
   await expect(page.getByTestId('payment-note')).toContainText('Scan a QR code');
   await expect(page.getByRole('button', { name: /^Pay / })).toBeEnabled();
 
@@ -302,6 +306,8 @@ test('basket panel and checkout fit 320 px in Portuguese', async ({ page, reques
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(page.getByTestId('checkout-line')).toHaveCount(3);
   await page.getByRole('radio', { name: /Transferência instantânea/ }).check();
+  await page.getByRole('checkbox', { name: /política de privacidade/ }).check();
+  await page.getByRole('checkbox', { name: /não são reembolsáveis/ }).check();
   await expect(page.getByTestId('payment-note')).toContainText('Escaneie o QR code');
   await expect(page.getByTestId('promo-applied')).toBeVisible();
   expect(await overflowing(page.getByTestId('checkout-page'))).toEqual([]);

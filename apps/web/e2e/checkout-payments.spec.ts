@@ -282,6 +282,11 @@ test('a purchase with the keyboard only, from the product to its code in the pro
   await tabTo(page, page.getByRole('radio').first());
   await page.keyboard.press('ArrowDown');
   await expect(cardForm).toBeChecked();
+  // Both consents, given with the method.
+  await tabTo(page, page.getByRole('checkbox', { name: /privacy policy/ }));
+  await page.keyboard.press('Space');
+  await tabTo(page, page.getByRole('checkbox', { name: /cannot be refunded/ }));
+  await page.keyboard.press('Space');
   await tabTo(page, page.getByRole('button', { name: /^Pay BRL/ }));
   await page.keyboard.press('Enter');
 
@@ -292,10 +297,9 @@ test('a purchase with the keyboard only, from the product to its code in the pro
   await page.keyboard.type('1234');
   await tabTo(page, modal.getByLabel('CVV', { exact: true }));
   await page.keyboard.type('123');
-  await tabTo(page, modal.getByRole('checkbox', { name: /privacy policy/ }));
-  await page.keyboard.press('Space');
-  await tabTo(page, modal.getByRole('checkbox', { name: /cannot be refunded/ }));
-  await page.keyboard.press('Space');
+  // The consents given with the method stand in the card form.
+  await expect(modal.getByRole('checkbox', { name: /privacy policy/ })).toBeChecked();
+  await expect(modal.getByRole('checkbox', { name: /cannot be refunded/ })).toBeChecked();
   const pay = modal.getByRole('button', { name: /^Pay BRL/ });
   await expect(pay).toBeEnabled();
   await tabTo(page, pay);

@@ -117,7 +117,18 @@ async function registerByKeyboard(page: Page, customer: ReturnType<typeof newCus
   await expect(account).toBeFocused();
 }
 
-/** On /checkout: the payment method by its radio (Space checks the focused one, arrows move), then Pay. */
+/** Both consents of SPEC.md section 5, each reached by Tab and ticked with Space. */
+async function giveConsentsByKeyboard(page: Page, scope: Locator) {
+  for (const name of [/privacy policy/, /cannot be refunded/]) {
+    const box = scope.getByRole('checkbox', { name });
+    await tabTo(page, box);
+    await expectVisibleFocus(box);
+    await page.keyboard.press('Space');
+    await expect(box).toBeChecked();
+  }
+}
+
+/** On /checkout: the payment method by its radio (Space checks the focused one, arrows move), both consents, then Pay. */
 async function chooseAndPay(page: Page, method: string) {
   const radios = page.getByTestId('checkout-page').getByRole('radio');
   await tabTo(page, radios.first());
@@ -130,6 +141,7 @@ async function chooseAndPay(page: Page, method: string) {
   }
   await expect(target).toBeChecked();
   await expect(target).toBeFocused();
+  await giveConsentsByKeyboard(page, page.getByTestId('checkout-page'));
   const pay = page.getByRole('button', { name: /^Pay BRL/ });
   await tabTo(page, pay);
   await expectVisibleFocus(pay);
@@ -170,15 +182,12 @@ async function typeOwnCard(page: Page, number: string) {
     await expectVisibleFocus(field);
     await page.keyboard.type(text);
   }
+  // The consents given with the method stand in the card form.
   for (const name of [/privacy policy/, /cannot be refunded/]) {
-    const box = modal.getByRole('checkbox', { name });
-    await tabTo(page, box);
-    await expectVisibleFocus(box);
-    await page.keyboard.press('Space');
-    await expect(box).toBeChecked();
+    await expect(modal.getByRole('checkbox', { name })).toBeChecked();
   }
   const cvv = modal.getByLabel('CVV', { exact: true });
-  await tabTo(page, cvv, 'Shift+Tab');
+  await tabTo(page, cvv);
   await expectVisibleFocus(cvv);
   await page.keyboard.type('123');
   await expect(modal.getByRole('button', { name: /^Pay BRL/ })).toBeEnabled();
@@ -481,6 +490,7 @@ test.describe('the provider pages by keyboard', () => {
     await tabTo(page, widgetRadio);
     await page.keyboard.press('Space');
     await expect(widgetRadio).toBeChecked();
+    await giveConsentsByKeyboard(page, methods);
     const pay = methods.getByRole('button', { name: /^Pay BRL/ });
     await tabTo(page, pay);
     await page.keyboard.press('Enter');

@@ -33,8 +33,15 @@ test('a customer with an empty balance meets the insufficient-funds modal, keybo
     await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
   await expect(balance).toBeChecked();
-  await expect(page.getByTestId('payment-note')).toHaveText(/balance/);
+  // Paying waits for both consents (SPEC.md section 5), and the note says so.
   const pay = page.getByRole('button', { name: /^Pay BRL/ });
+  await expect(page.getByTestId('payment-note')).toHaveText('Tick both boxes below to pay.');
+  await expect(pay).toBeDisabled();
+  await tabTo(page, page.getByRole('checkbox', { name: /privacy policy/ }));
+  await page.keyboard.press('Space');
+  await tabTo(page, page.getByRole('checkbox', { name: /cannot be refunded/ }));
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('payment-note')).toHaveText(/balance/);
   await tabTo(page, pay);
   await page.keyboard.press('Enter');
 
@@ -88,6 +95,9 @@ test('at 320 px in pt-BR the insufficient-funds modal and the card form fit the 
   await expect(page.getByTestId('checkout-line')).toHaveCount(1);
 
   await page.getByTestId('payment-balance').getByRole('radio').check();
+  await page.getByRole('checkbox', { name: /política de privacidade/ }).check();
+  await page.getByRole('checkbox', { name: /não são reembolsáveis/ }).check();
+  await expectNoHorizontalOverflow(page, page.locator('main'));
   await page.locator('form button[type="submit"]').last().click();
   const insufficient = page.getByTestId('insufficient-modal');
   await expect(insufficient.getByRole('heading', { name: 'Saldo insuficiente' })).toBeVisible();

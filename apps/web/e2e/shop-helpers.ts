@@ -70,7 +70,14 @@ export async function basketOne(page: Page, info: TestInfo, slot: number): Promi
 /** Chooses a method on /checkout (or in the methods modal) and presses its Pay or Continue button. */
 export async function payWith(scope: Page | Locator, method: string) {
   await scope.getByTestId(`payment-${method}`).getByRole('radio').check();
+  await giveConsents(scope);
   await scope.getByRole('button', { name: /^(Pay BRL|Continue$)/ }).click();
+}
+
+/** Both consents of SPEC.md section 5, given with the payment method (English texts). */
+export async function giveConsents(scope: Page | Locator) {
+  await scope.getByRole('checkbox', { name: /privacy policy/ }).check();
+  await scope.getByRole('checkbox', { name: /cannot be refunded/ }).check();
 }
 
 /** The store's own card form: number, expiry, CVV and both consents. */

@@ -1,4 +1,5 @@
 import type { ProductSummary, User } from '@store/contract';
+import { within } from '@testing-library/react';
 
 export function productFixture(overrides: Partial<ProductSummary> = {}): ProductSummary {
   return {
@@ -62,4 +63,10 @@ export function mockApi(routes: Record<string, Reply | ((body: unknown) => Reply
     });
   };
   return { fetchMock, calls };
+}
+
+/** Both consents of SPEC.md section 5, ticked in the method choice `scope` (English texts). */
+export async function giveConsents(user: { click: (element: Element) => Promise<void> }, scope: HTMLElement) {
+  await user.click(within(scope).getByRole('checkbox', { name: /privacy policy/ }));
+  await user.click(within(scope).getByRole('checkbox', { name: /cannot be refunded/ }));
 }

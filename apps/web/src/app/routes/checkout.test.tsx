@@ -66,6 +66,12 @@ describe('checkout page', () => {
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Choose how you want to pay.');
 
     await user.click(screen.getByRole('radio', { name: /Instant bank transfer/ }));
+    // Paying by any method waits for both consents (SPEC.md section 5).
+    expect(screen.getByTestId('payment-note')).toHaveTextContent('Tick both boxes below to pay.');
+    expect(pay).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
+    expect(pay).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: /cannot be refunded/ }));
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Scan a QR code or open the payment link');
     expect(pay).toBeEnabled();
     expect(pay).toHaveAccessibleDescription(/Scan a QR code/);

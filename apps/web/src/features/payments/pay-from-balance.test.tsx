@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Component as CheckoutPage } from '../../app/routes/checkout.tsx';
 import { setSession } from '../../lib/session-store.ts';
 import { fakeBasketServer } from '../../test/basket-server.ts';
-import { productFixture, userFixture } from '../../test/fixtures.ts';
+import { giveConsents, productFixture, userFixture } from '../../test/fixtures.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { addToBasket, getBasket } from '../basket/basket-store.ts';
 import PaymentDialogs from './components/payment-dialogs.tsx';
@@ -79,6 +79,7 @@ function renderCheckout() {
 
 async function payFromBalance(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('radio', { name: /Account balance/ }));
+  await giveConsents(user, document.body);
   expect(screen.getByTestId('payment-note')).toHaveTextContent('paid from your account balance');
   await user.click(screen.getByRole('button', { name: /^Pay BRL\s50\.00$/ }));
 }
@@ -109,6 +110,7 @@ describe('paying from the balance', () => {
     const go = within(methods).getByRole('button', { name: 'Continue' });
     await user.clear(amount);
     await user.click(within(methods).getByRole('radio', { name: /^Bank card Visa/ }));
+    await giveConsents(user, methods);
     expect(go).toBeDisabled();
     await user.type(amount, '99');
     expect(methods).toHaveTextContent(/Enter an amount of at least BRL\s100\.00\./);
@@ -184,6 +186,7 @@ describe('paying from the balance', () => {
 
     // Paid again from the modal, failing again; this time the modal is closed.
     await user.click(within(methods).getByRole('radio', { name: /Account balance/ }));
+    await giveConsents(user, methods);
     await user.click(within(methods).getByRole('button', { name: /^Pay/ }));
     modal = await screen.findByTestId('payment-error-modal');
     await user.click(within(modal).getByRole('button', { name: 'Close' }));

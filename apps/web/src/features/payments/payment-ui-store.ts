@@ -10,7 +10,8 @@ export type PaymentDialog =
   | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined }
   | { kind: 'insufficient'; shortMinor: number }
   /** The store's own card form; a top-up's amount comes from the method choice. */
-  | { kind: 'card'; mode: PaymentMode; amount?: number | undefined }
+  /** `consented`: both consents were given with the method, so the card form starts with them ticked. */
+  | { kind: 'card'; mode: PaymentMode; amount?: number | undefined; consented?: boolean | undefined }
   /** Instant bank transfer: the QR code, its pay link and the wait for the bank. */
   | { kind: 'qr'; mode: PaymentMode; amount?: number | undefined }
   /** UPI: the payer's details, then the provider's page. */

@@ -1,6 +1,5 @@
 import { CARD_NUMBER_MAX_DIGITS, type CardType, STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { CardLogo } from '../../../components/ui/card-logo.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatPrice } from '../../../lib/format.ts';
@@ -26,12 +25,15 @@ import {
 import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { attemptToken, followCardChallenge, openOrder } from '../start-payment.ts';
 import styles from './card-form.module.css';
+import { type ConsentState, Consents, NO_CONSENT } from './consents.tsx';
 
 interface CardFormProps {
   mode: PaymentMode;
   payMinor: number;
   /** A top-up's amount chosen before the form opened. */
   initialAmount?: number | undefined;
+  /** Both consents were given with the method (SPEC.md section 5): the form starts with them ticked. */
+  consented?: boolean | undefined;
 }
 
 /**
@@ -112,6 +114,7 @@ export function CardForm({
   mode,
   payMinor,
   initialAmount,
+  consented = false,
   autoFocus = false,
   onFailed = () => {},
 }: CardFormProps & { autoFocus?: boolean; onFailed?: () => void }) {
@@ -123,8 +126,7 @@ export function CardForm({
   const [cvv, setCvv] = useState('');
   const [cvvShown, setCvvShown] = useState(false);
   const [amount, setAmount] = useState(initialAmount ? String(initialAmount) : '');
-  const [consentOffer, setConsentOffer] = useState(false);
-  const [consentRefund, setConsentRefund] = useState(false);
+  const [consent, setConsent] = useState<ConsentState>(consented ? { offer: true, refund: true } : NO_CONSENT);
   const [brand, setBrand] = useState<{ prefix: string; type: CardType | null } | null>(null);
   const [sending, setSending] = useState(false);
   const [numberRefused, setNumberRefused] = useState(false);
@@ -154,8 +156,8 @@ export function CardForm({
     number,
     expiry,
     cvv,
-    consentOffer,
-    consentRefund,
+    consentOffer: consent.offer,
+    consentRefund: consent.refund,
     paymentDataReady: brand !== null && brand.prefix === prefix,
     topUp,
     amount,
@@ -289,17 +291,7 @@ export function CardForm({
           </div>
         </div>
       </div>
-      <label className={styles.consent}>
-        <input type="checkbox" checked={consentOffer} onChange={(event) => setConsentOffer(event.target.checked)} />
-        <span>
-          {t('cardForm.consentOffer')} (<Link to="/privacy">{t('cardForm.privacy')}</Link>,{' '}
-          <Link to="/contract-offer">{t('cardForm.offer')}</Link>)
-        </span>
-      </label>
-      <label className={styles.consent}>
-        <input type="checkbox" checked={consentRefund} onChange={(event) => setConsentRefund(event.target.checked)} />
-        <span>{t('cardForm.consentRefund')}</span>
-      </label>
+      <Consents value={consent} onChange={setConsent} />
       <button type="submit" className={styles.submit} disabled={!ready} aria-disabled={sending || undefined}>
         {sending ? t('cardForm.sending') : topUp ? t('cardForm.topUp') : t('cardForm.pay', { amount: price })}
       </button>

@@ -225,6 +225,35 @@ describe('paying with the store’s own card form', () => {
     expect(within(modal).getByRole('button', { name: /^Pay BRL/ })).toBeDisabled();
   });
 
+  it('starts with both consents ticked when they were given with the method, and keeps them on Try again', async () => {
+    answers = [
+      { status: 200, body: { status: 'failed', order_id: ORDER_ID, payment_id: 'p1', reason: 'card_declined', card } },
+    ];
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderWithApp(<PaymentDialogs />);
+    act(() => openPaymentDialog({ kind: 'card', mode: 'purchase', consented: true }));
+    const modal = await screen.findByTestId('card-modal');
+    const consents = () => [
+      within(modal).getByRole('checkbox', { name: /privacy policy/ }),
+      within(modal).getByRole('checkbox', { name: /cannot be refunded/ }),
+    ];
+    for (const box of consents()) expect(box).toBeChecked();
+    await user.type(within(modal).getByLabelText('Card number'), '4000000000000002');
+    await user.type(within(modal).getByLabelText('Expiry date'), '1230');
+    await user.type(within(modal).getByLabelText('CVV'), '123');
+    await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
+    await user.click(
+      within(await within(modal).findByTestId('card-failed')).getByRole('button', { name: 'Try again' }),
+    );
+    for (const box of consents()) expect(box).toBeChecked();
+    // Unticked, the form cannot be sent.
+    await user.click(consents()[1] as HTMLElement);
+    await user.type(within(modal).getByLabelText('Card number'), '4242424242424242');
+    await user.type(within(modal).getByLabelText('Expiry date'), '1230');
+    await user.type(within(modal).getByLabelText('CVV'), '123');
+    expect(within(modal).getByRole('button', { name: /^Pay BRL/ })).toBeDisabled();
+  });
+
   it('posts PaReq, MD and TermUrl to the issuer for 3DS', async () => {
     answers = [
       {

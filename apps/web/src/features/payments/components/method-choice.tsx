@@ -11,6 +11,7 @@ import { isTopUpValid, maskTopUp } from '../card-rules.ts';
 import { payOnHostedPage, payWithWidget } from '../pay-flows.ts';
 import { payFromBalance } from '../pay-from-balance.ts';
 import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
+import { type ConsentState, Consents, hasConsented, NO_CONSENT } from './consents.tsx';
 
 /**
  * SPEC.md section 1's payment methods: a bank card through the provider's widget (the default card
@@ -32,7 +33,8 @@ async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: num
     case 'hosted':
       return payOnHostedPage(target);
     case 'cardForm':
-      return openPaymentDialog({ kind: 'card', mode, amount });
+      // Both consents were given here: the card form starts with them ticked.
+      return openPaymentDialog({ kind: 'card', mode, amount, consented: true });
     case 'transfer':
       return openPaymentDialog({ kind: 'qr', mode, amount });
     case 'upi':
@@ -44,7 +46,8 @@ async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: num
 
 /**
  * The choice of payment method, on /checkout and in the payment method modal; for a top-up, its
- * amount first (SPEC.md section 5: at least 100, at most 7 characters).
+ * amount first (SPEC.md section 5: at least 100, at most 7 characters). Both consents of SPEC.md
+ * section 5 are given here, before paying by any method.
  */
 export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initialAmount?: number | undefined }) {
   const { t } = useTranslation();
@@ -55,6 +58,7 @@ export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initi
   const [method, setMethod] = useState<PaymentMethod | null>(null);
   const [amount, setAmount] = useState(initialAmount ? maskTopUp(String(initialAmount)) : '');
   const [busy, setBusy] = useState(false);
+  const [consent, setConsent] = useState<ConsentState>(NO_CONSENT);
   const noteId = useId();
   const amountId = useId();
   const price = (value: number) => formatPrice(value, STORE_CURRENCY, locale);
@@ -62,10 +66,15 @@ export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initi
   const topUp = mode === 'balance';
   const amountBad = topUp && !isTopUpValid(amount);
 
-  const note = method ? t(`payment.methods.${method}Note`) : t('checkout.chooseMethod');
+  const consented = hasConsented(consent);
+  const note = !method
+    ? t('checkout.chooseMethod')
+    : consented
+      ? t(`payment.methods.${method}Note`)
+      : t('payment.methods.consentsNeeded');
 
   async function pay() {
-    if (!method || amountBad || busy) return;
+    if (!method || amountBad || !consented || busy) return;
     setBusy(true);
     try {
       await startMethod(method, mode, topUp ? Number(amount) : undefined);
@@ -128,12 +137,15 @@ export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initi
       <p className={styles.muted} id={noteId} role="status" data-testid="payment-note">
         {note}
       </p>
+      <div className={styles.consents}>
+        <Consents value={consent} onChange={setConsent} />
+      </div>
       {/* While paying, the button refuses a second press but keeps the focus (a disabled one drops it
           to the page), so the dialog that answers gives it back to the button when it closes. */}
       <button
         type="submit"
         className={styles.pay}
-        disabled={!method || amountBad}
+        disabled={!method || amountBad || !consented}
         aria-disabled={busy || undefined}
         aria-describedby={noteId}
       >

@@ -153,7 +153,15 @@ function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) 
 }
 
 /** SPEC.md section 2's card payment modal ("Оплата картой"). */
-function CardDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
+function CardDialog({
+  mode,
+  amount,
+  consented,
+}: {
+  mode: PaymentMode;
+  amount?: number | undefined;
+  consented?: boolean | undefined;
+}) {
   const { t } = useTranslation();
   const lines = useBasket();
   const promo = usePromo();
@@ -166,7 +174,12 @@ function CardDialog({ mode, amount }: { mode: PaymentMode; amount?: number | und
       showDescription
       testId="card-modal"
     >
-      <CardPayment mode={mode} payMinor={basketTotals(lines, promo).payMinor} initialAmount={amount} />
+      <CardPayment
+        mode={mode}
+        payMinor={basketTotals(lines, promo).payMinor}
+        initialAmount={amount}
+        consented={consented}
+      />
     </Modal>
   );
 }
@@ -178,7 +191,7 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
     case 'insufficient':
       return <InsufficientDialog shortMinor={dialog.shortMinor} />;
     case 'card':
-      return <CardDialog mode={dialog.mode} amount={dialog.amount} />;
+      return <CardDialog mode={dialog.mode} amount={dialog.amount} consented={dialog.consented} />;
     case 'qr':
       return <QrDialog mode={dialog.mode} amount={dialog.amount} />;
     case 'upi':

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../../lib/session-store.ts';
 import { fakeBasketServer } from '../../../test/basket-server.ts';
-import { productFixture, userFixture } from '../../../test/fixtures.ts';
+import { giveConsents, productFixture, userFixture } from '../../../test/fixtures.ts';
 import { renderWithApp } from '../../../test/render.tsx';
 import { addToBasket } from '../../basket/basket-store.ts';
 import { flushBasket } from '../../basket/basket-sync.ts';
@@ -257,6 +257,7 @@ describe('the card widget', () => {
     act(() => openPaymentDialog({ kind: 'methods', mode: 'purchase' }));
     const modal = await screen.findByTestId('payment-methods-modal');
     await user.click(within(modal).getByRole('radio', { name: /^Bank card Visa/ }));
+    await giveConsents(user, modal);
     await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
     const script = await waitFor(() => {
       const found = document.head.querySelector<HTMLScriptElement>(`script[src="${SCRIPT}"]`);
