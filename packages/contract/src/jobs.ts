@@ -8,6 +8,8 @@ export const QUEUE_NAME = 'store';
  * on its own.
  */
 export const PAYMENTS_QUEUE_NAME = 'store-payments';
+/** Every queue the worker serves. */
+export const QUEUE_NAMES = [QUEUE_NAME, PAYMENTS_QUEUE_NAME] as const;
 
 export const HealthJobSchema = z.object({
   kind: z.literal('health'),

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer } from 'node:net';
-import { PAYMENTS_QUEUE_NAME, QUEUE_NAME } from '@store/contract';
+import { QUEUE_NAMES } from '@store/contract';
 import { Queue } from 'bullmq';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -257,7 +257,7 @@ export async function startPrivateRedis(timeoutMs = 10_000): Promise<PrivateRedi
 /** Removes every key a test's BullMQ prefix left in a shared Redis (both lanes). */
 export async function dropTestQueue(redisUrl: string, prefix: string): Promise<void> {
   const connection = createRedisConnection(redisUrl);
-  const queues = [QUEUE_NAME, PAYMENTS_QUEUE_NAME].map((name) => new Queue(name, { connection, prefix }));
+  const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection, prefix }));
   try {
     for (const queue of queues) await queue.obliterate({ force: true });
   } finally {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Job, JobSchema, PAYMENTS_QUEUE_NAME, QUEUE_NAME, queueNameOf } from '@store/contract';
+import { type Job, JobSchema, PAYMENTS_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, queueNameOf } from '@store/contract';
 import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.ts';
@@ -76,9 +76,8 @@ export function createBullQueue({
     return queue;
   };
   // One producer connection for both lanes (the worker's side is what keeps them apart).
-  const lanes = new Map([QUEUE_NAME, PAYMENTS_QUEUE_NAME].map((name) => [name, lane(name)]));
-  const queueOf = (job: Job) => lanes.get(queueNameOf(job.kind)) as Queue;
-  const queue = lanes.get(QUEUE_NAME) as Queue;
+  const lanes = new Map<string, Queue>(QUEUE_NAMES.map((name) => [name, lane(name)]));
+  const laneOf = (kind: Job['kind']) => lanes.get(queueNameOf(kind)) as Queue;
   let events: QueueEvents | undefined;
 
   /**
@@ -87,7 +86,7 @@ export function createBullQueue({
    * is removed first; one that waits, runs or will be retried absorbs the add.
    */
   async function add(job: Job, options: EnqueueOptions): Promise<EnqueueOutcome> {
-    const queue = queueOf(job);
+    const queue = laneOf(job.kind);
     if (options.jobId && !options.newId) {
       const existing = await queue.getJob(options.jobId);
       if (existing) {
@@ -110,13 +109,13 @@ export function createBullQueue({
       return within(add(JobSchema.parse(job), options), enqueueTimeoutMs, 'enqueue');
     },
     async ping(timeoutMs = 5_000): Promise<HealthResult> {
-      events ??= new QueueEvents(QUEUE_NAME, { connection: createRedisConnection(redisUrl), prefix });
+      events ??= new QueueEvents(queueNameOf('health'), { connection: createRedisConnection(redisUrl), prefix });
       await events.waitUntilReady();
       // The job keeps its result until it has been read here. Removed on completion, a job the
       // worker finished before waitUntilFinished looked it up (and before its completed event
       // arrived) failed the wait with "Missing key for job" although it had run fine. A job this
       // side could not remove (still active at the timeout) goes with the age-based cleanup.
-      const job = await queue.add(
+      const job = await laneOf('health').add(
         'health',
         { kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() },
         { attempts: 1, removeOnComplete: { age: HEALTH_JOB_MAX_AGE_S }, removeOnFail: { age: HEALTH_JOB_MAX_AGE_S } },

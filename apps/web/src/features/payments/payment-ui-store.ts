@@ -9,8 +9,10 @@ export type PaymentDialog =
   /** `amount`: a top-up's amount to start from (the shortfall the insufficient-funds dialog named). */
   | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined }
   | { kind: 'insufficient'; shortMinor: number }
-  /** The store's own card form; a top-up's amount comes from the method choice. */
-  /** `consented`: both consents were given with the method, so the card form starts with them ticked. */
+  /**
+   * The store's own card form; a top-up's amount comes from the method choice, and `consented` says
+   * both consents were given there, so the form starts with them ticked.
+   */
   | { kind: 'card'; mode: PaymentMode; amount?: number | undefined; consented?: boolean | undefined }
   /** Instant bank transfer: the QR code, its pay link and the wait for the bank. */
   | { kind: 'qr'; mode: PaymentMode; amount?: number | undefined }
