@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { creditBalance } from '@store/core';
-import { createCodeCipher, devCodeKey, type PrismaClient, sqlOf } from '@store/db';
+import { adjustBalance } from '@store/core';
+import { createCodeCipher, devCodeKey, Prisma, type PrismaClient, sqlOf } from '@store/db';
 import type { App } from '../src/app.ts';
 import { createTestProduct } from './products.ts';
 
@@ -39,9 +39,7 @@ export async function createCodedProduct(
 
 /** Puts money on a customer's balance the way an operator would: a ledger entry and the balance together. */
 export async function fund(db: PrismaClient, userId: string, amountMinor: number) {
-  await sqlOf(db).transaction((tx) =>
-    creditBalance(tx, { userId, kind: 'ADJUSTMENT', amountMinor, key: `test-funding:${randomUUID()}` }),
-  );
+  await sqlOf(db).transaction((tx) => adjustBalance(tx, { userId, amountMinor, key: `test-funding:${randomUUID()}` }));
 }
 
 /**
@@ -71,17 +69,20 @@ export async function createSignedInCustomers(app: App, db: PrismaClient, count:
   }));
 }
 
-/** Funds many customers at once: one ledger entry each and the balances with them, in one transaction. */
+/** Funds many customers at once: an adjustment transfer each and the balances with them, in one statement. */
 export async function fundMany(db: PrismaClient, userIds: string[], amountMinor: number) {
-  await db.$transaction(async (tx) => {
-    await tx.ledgerEntry.createMany({
-      data: userIds.map((userId) => ({
-        userId,
-        kind: 'ADJUSTMENT' as const,
-        amountMinor,
-        idempotencyKey: `test-funding:${randomUUID()}`,
-      })),
-    });
-    await tx.user.updateMany({ where: { id: { in: userIds } }, data: { balanceMinor: { increment: amountMinor } } });
-  });
+  await sqlOf(db).execute(Prisma.sql`
+    WITH made AS (
+      INSERT INTO ledger_transfers (id, idempotency_key, kind, amount_minor)
+      SELECT gen_random_uuid(), 'test-funding:' || u.id || ':' || gen_random_uuid(), 'ADJUSTMENT', ${amountMinor}::bigint
+      FROM unnest(${userIds}::uuid[]) AS u(id)
+      RETURNING id, split_part(idempotency_key, ':', 2)::uuid AS user_id
+    ), legs AS (
+      INSERT INTO ledger_entries (id, transfer_id, account, user_id, amount_minor)
+      SELECT gen_random_uuid(), made.id, leg.account, leg.user_id, leg.amount
+      FROM made, LATERAL (VALUES ('ADJUSTMENTS'::ledger_account, NULL::uuid, -${amountMinor}::bigint),
+                                 ('CUSTOMER_BALANCE'::ledger_account, made.user_id, ${amountMinor}::bigint))
+                   AS leg(account, user_id, amount)
+    )
+    UPDATE users SET balance_minor = balance_minor + ${amountMinor}::bigint WHERE id = ANY(${userIds}::uuid[])`);
 }

@@ -206,7 +206,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
         where: { template: 'order-receipt', data: { path: ['receipt', 'orderId'], equals: order.orderId } },
       }),
     ).toBe(1);
-    expect(await createLedgerService({ db }).findBalanceMismatches()).toEqual([]);
+    expect(await createLedgerService({ db }).verifyBooks()).toEqual([]);
 
     const log = logEntries<{ msg?: string; eventIds?: string[] }>(third);
     expect(log.some((entry) => entry.eventIds?.includes(eventId))).toBe(true);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { pgExecutor, pgliteExecutor } from './executors.ts';
 import { PrismaClient } from './generated/client.ts';
-import { type MigrationResult, migrate } from './migrator.ts';
+import { type Migration, type MigrationResult, migrate } from './migrator.ts';
 import { defaultDataDir } from './paths.ts';
 import { pgliteSqlClient, pgSqlClient, registerSqlClient, type SqlClient } from './sql-client.ts';
 
@@ -52,12 +52,15 @@ const CONNECTION_WAIT_MS = 60_000;
 /** How long a connection may sit inside a transaction without a statement before the server ends it. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
 
-/** Migrates over one dedicated connection: the advisory lock and the transactions are per session. */
-export async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
+/**
+ * Migrates over one dedicated connection: the advisory lock and the transactions are per session.
+ * `migrations` (all of them by default) lets a test stop at an earlier one.
+ */
+export async function migratePostgres(databaseUrl: string, migrations?: Migration[]): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return await migrate(pgExecutor(client));
+    return await migrate(pgExecutor(client), migrations);
   } finally {
     await client.end();
   }

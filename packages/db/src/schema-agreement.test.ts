@@ -70,6 +70,7 @@ const enums = new Map(
 const SCALAR_TYPES: Record<string, string> = {
   String: 'text',
   Int: 'integer',
+  BigInt: 'bigint',
   Boolean: 'boolean',
   DateTime: 'timestamp without time zone',
   Json: 'jsonb',
@@ -359,14 +360,14 @@ describe('migrations agree with schema.prisma', () => {
     await db.prisma.$executeRawUnsafe(
       'ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id")',
     );
-    await db.prisma.$executeRawUnsafe(`ALTER TYPE "ledger_kind" ADD VALUE 'BONUS'`);
+    await db.prisma.$executeRawUnsafe(`ALTER TYPE "ledger_transfer_kind" ADD VALUE 'BONUS'`);
     expect(await checkAgreement(db)).toEqual(
       expect.arrayContaining([
         'column reviews.text is missing',
         'users.name holds 20 characters, schema says 16',
         'index products_category_id_popularity_idx is btree (category_id, popularity), schema says btree (category_id, popularity DESC)',
         "foreign key sessions_user_id_fkey has other referential actions than Prisma's",
-        expect.stringContaining('enum LedgerKind (ledger_kind)'),
+        expect.stringContaining('enum LedgerTransferKind (ledger_transfer_kind)'),
       ]),
     );
   });

@@ -1,5 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import type pg from 'pg';
+import pg from 'pg';
 import { Prisma, type PrismaClient } from './generated/client.ts';
 
 /**
@@ -8,8 +8,9 @@ import { Prisma, type PrismaClient } from './generated/client.ts';
  * measured about 3.5 times for a raw query, 7 for a findUnique), and a checkout is some fifty
  * statements. Statements are `Prisma.sql` templates, so values are always parameters, never text.
  *
- * Results are what the driver returns: cast counts and sums to `::int` in the SQL (a bigint is a
- * string on PostgreSQL and a BigInt on PGlite), and name columns with `AS "camelCase"`.
+ * Results are what the driver returns, but for 64-bit integers (money is kept in them): those come
+ * back as numbers on both drivers (node-postgres would give a string, PGlite a BigInt), and one past
+ * Number.MAX_SAFE_INTEGER throws rather than lose digits. Name columns with `AS "camelCase"`.
  */
 export interface Queryable {
   /** The rows of one statement. */
@@ -44,6 +45,22 @@ export class DatabaseBusyError extends Error {
   }
 }
 
+/** PostgreSQL's type id of bigint (int8). */
+const INT8_OID = 20;
+
+/** A 64-bit integer as a number: exact up to 2^53, which no amount of money here comes near. */
+export function int8ToNumber(text: string | bigint | number): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`the 64-bit integer ${text} is past what a number holds exactly`);
+  return value;
+}
+
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? int8ToNumber : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
 /** node-postgres's pool gives up waiting for a connection after its connectionTimeoutMillis. */
 const busy = (error: unknown) =>
   error instanceof Error && error.message === 'timeout exceeded when trying to connect'
@@ -70,7 +87,7 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
       name = `store_${names.size}`;
       names.set(text, name);
     }
-    return name === undefined ? { text, values } : { name, text, values };
+    return name === undefined ? { text, values, types: pgTypes } : { name, text, values, types: pgTypes };
   };
   const run = async (client: pg.Pool | pg.PoolClient, statement: Prisma.Sql) => {
     try {
@@ -114,12 +131,13 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
 
 /** The SQL client of embedded PGlite: one connection, whose transactions run one at a time. */
 export function pgliteSqlClient(pglite: PGlite): SqlClient {
+  const parsers = { [INT8_OID]: int8ToNumber };
   const on = (db: PGlite | Transaction): Queryable => ({
     async query<T>(statement: Prisma.Sql) {
-      return (await db.query<T>(statement.text, statement.values)).rows;
+      return (await db.query<T>(statement.text, statement.values, { parsers })).rows;
     },
     async execute(statement: Prisma.Sql) {
-      return (await db.query(statement.text, statement.values)).affectedRows ?? 0;
+      return (await db.query(statement.text, statement.values, { parsers })).affectedRows ?? 0;
     },
   });
   return { ...on(pglite), transaction: (work) => pglite.transaction((tx) => work(on(tx))) };
@@ -131,7 +149,14 @@ export function pgliteSqlClient(pglite: PGlite): SqlClient {
  */
 export function prismaQueryable(tx: Prisma.TransactionClient | PrismaClient): Queryable {
   return {
-    query: <T>(statement: Prisma.Sql) => tx.$queryRaw<T[]>(statement),
+    // Prisma answers 64-bit integers as BigInt: numbers, as the drivers' clients answer them.
+    query: async <T>(statement: Prisma.Sql) =>
+      (await tx.$queryRaw<Record<string, unknown>[]>(statement)).map((row) => {
+        for (const [column, value] of Object.entries(row)) {
+          if (typeof value === 'bigint') row[column] = int8ToNumber(value);
+        }
+        return row as T;
+      }),
     execute: (statement: Prisma.Sql) => tx.$executeRaw(statement),
   };
 }

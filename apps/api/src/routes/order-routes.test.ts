@@ -221,7 +221,7 @@ describe('paying from the balance and delivery', () => {
       new Set(['/api/payment-confirm/:orderId', '/api/payment-products/:id']),
     );
     expect(reveals.every((reveal) => reveal.ip === '127.0.0.1')).toBe(true);
-    expect(await ctx.app.services.ledger.findBalanceMismatches()).toEqual([]);
+    expect(await ctx.app.services.ledger.verifyBooks()).toEqual([]);
   });
 
   it('answers a short balance with 422 on balance, which the web app shows as insufficient funds', async () => {
@@ -232,7 +232,7 @@ describe('paying from the balance and delivery', () => {
     const refused = await spend(token, second.order_id);
     expectFieldError(refused, 'balance', ErrorKeys.insufficientFunds);
     expect(ValidationErrorSchema.parse(refused.body).message).toBe('Your balance is too low for this order.');
-    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(10);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(10n);
   });
 
   // A race: run three times, each on a customer of its own.
@@ -246,11 +246,11 @@ describe('paying from the balance and delivery', () => {
     const refused = results.filter((result) => result.status === 422);
     expect(refused).toHaveLength(40);
     for (const response of refused) expectFieldError(response, 'balance', ErrorKeys.insufficientFunds);
-    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(0);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(0n);
     const ledger = await db().ledgerEntry.aggregate({ where: { userId: user.id }, _sum: { amountMinor: true } });
-    expect(ledger._sum.amountMinor).toBe(0);
+    expect(ledger._sum.amountMinor).toBe(0n);
     expect(await db().productCode.count({ where: { productId: product.id, status: 'SOLD' } })).toBe(10);
-    expect(await ctx.app.services.ledger.findBalanceMismatches()).toEqual([]);
+    expect(await ctx.app.services.ledger.verifyBooks()).toEqual([]);
   });
 
   it('answers 422 for a malformed order id and for an order that is not a spend', async () => {
@@ -283,7 +283,7 @@ describe('another customer', () => {
     const theirs = PurchasedSearchResponseSchema.parse((await purchased(stranger.token)).body);
     expect(theirs).toEqual({ products: [], page: 1, pages: 0, total: 0 });
     expect(await db().codeReveal.count({ where: { userId: stranger.user.id } })).toBe(0);
-    expect((await db().user.findUniqueOrThrow({ where: { id: stranger.user.id } })).balanceMinor).toBe(10_000);
+    expect((await db().user.findUniqueOrThrow({ where: { id: stranger.user.id } })).balanceMinor).toBe(10_000n);
   });
 
   it('gets 404 for an order that does not exist', async () => {

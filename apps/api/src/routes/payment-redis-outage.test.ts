@@ -128,7 +128,7 @@ describe.runIf(canRun)('payment callbacks while Redis is down', () => {
       where: { orderId: { in: orders.map((order) => order.orderId) } },
     });
     expect(outcomes.map((row) => row.outcome)).toEqual(Array(orders.length).fill('completed'));
-    expect(await createLedgerService({ db }).findBalanceMismatches()).toEqual([]);
+    expect(await createLedgerService({ db }).verifyBooks()).toEqual([]);
     await sweeper.stop();
     sweeper = undefined;
   });

@@ -190,7 +190,7 @@ describe('POST /api/promocode', () => {
     expect(await db().order.findUniqueOrThrow({ where: { id: firstId } })).toMatchObject({ status: 'CANCELLED' });
     expect(await db().order.findUniqueOrThrow({ where: { id: secondId } })).toMatchObject({
       status: 'CREATED',
-      discountMinor: 101,
+      discountMinor: 101n,
     });
     const stored = await db().promoCode.findUniqueOrThrow({ where: { code }, include: { redemptions: true } });
     expect(stored.usedCount).toBe(1);

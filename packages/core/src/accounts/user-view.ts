@@ -1,5 +1,5 @@
 import type { User } from '@store/contract';
-import type { User as UserRow } from '@store/db';
+import { int8ToNumber, type User as UserRow } from '@store/db';
 import { minorToDisplay } from '../shared/money.ts';
 
 /** The contract's User from a database row; the password hash never leaves core. */
@@ -10,8 +10,8 @@ export function toUserView(user: UserRow): User {
     name: user.name,
     verified: user.emailVerifiedAt !== null,
     activated: user.activatedAt !== null,
-    balance: minorToDisplay(user.balanceMinor),
-    balance_minor: user.balanceMinor,
+    balance: minorToDisplay(int8ToNumber(user.balanceMinor)),
+    balance_minor: int8ToNumber(user.balanceMinor),
     locale: user.locale,
     created_at: user.createdAt.toISOString(),
   };

@@ -1,7 +1,7 @@
 import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
 import { Prisma, type Queryable } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
-import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
+import { accounts, creditCustomer, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { emailInsert } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
 import type { LockedOrder } from '../orders/order-sql.ts';
@@ -40,6 +40,13 @@ export function shortfallRefundMinor(
   const paid = line.unitPriceMinor * line.quantity - line.discountMinor;
   if (missing >= line.quantity) return paid;
   return Math.floor((paid * missing * 2 + line.quantity) / (2 * line.quantity));
+}
+
+/** How the order was paid: the provider's payment (its clearing account pays), or from the balance. */
+export interface PaidWith {
+  paymentId: string | null;
+  /** The provider of `paymentId`; null for a spend from the balance or an order with nothing to pay. */
+  provider: string | null;
 }
 
 export interface FulfilmentServiceDeps {
@@ -96,16 +103,21 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     return customer;
   }
 
-  async function creditTopUp(tx: Queryable, order: LockedOrder): Promise<FulfilmentOutcome> {
+  async function creditTopUp(tx: Queryable, order: LockedOrder, paidWith: PaidWith): Promise<FulfilmentOutcome> {
+    if (!paidWith.provider) throw new Error(`top-up ${order.id} is paid through a provider, not ${paidWith.paymentId}`);
     const credited =
       order.totalMinor > 0 &&
-      (await creditBalance(tx, {
-        userId: order.userId,
-        orderId: order.id,
-        kind: 'TOPUP',
-        amountMinor: order.totalMinor,
-        key: ledgerKeys.topUp(order.id),
-      }));
+      (
+        await creditCustomer(tx, {
+          userId: order.userId,
+          key: ledgerKeys.topUp(order.id),
+          kind: 'TOPUP',
+          from: accounts.clearing(paidWith.provider),
+          amountMinor: order.totalMinor,
+          orderId: order.id,
+          paymentId: paidWith.paymentId,
+        })
+      ).moved;
     await transitionOrder(tx, order.id, 'FULFILLED', { fulfilledAt: clock() });
     const emailId = credited
       ? await recordBalanceNotice(tx, {
@@ -120,8 +132,25 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     return { status: 'FULFILLED', refundedMinor: 0, lines: [], emailId };
   }
 
-  async function deliverCodes(tx: Queryable, order: LockedOrder, customer: PaidCustomer): Promise<FulfilmentOutcome> {
+  async function deliverCodes(
+    tx: Queryable,
+    order: LockedOrder,
+    customer: PaidCustomer,
+    paidWith: PaidWith,
+  ): Promise<FulfilmentOutcome> {
     const lines = customer.lines ?? [];
+    // What came in through a provider is the store's revenue from here on; a spend moved it already.
+    if (paidWith.provider && paidWith.paymentId && order.totalMinor > 0) {
+      await transfer(tx, {
+        key: ledgerKeys.purchase(paidWith.paymentId),
+        kind: 'PURCHASE',
+        from: accounts.clearing(paidWith.provider),
+        to: accounts.revenue,
+        amountMinor: order.totalMinor,
+        orderId: order.id,
+        paymentId: paidWith.paymentId,
+      });
+    }
 
     const fulfilled: FulfilledLine[] = [];
     let refundedMinor = 0;
@@ -139,12 +168,14 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     }
 
     if (refundedMinor > 0) {
-      await creditBalance(tx, {
+      await creditCustomer(tx, {
         userId: order.userId,
-        orderId: order.id,
-        kind: 'REFUND',
-        amountMinor: refundedMinor,
         key: ledgerKeys.refund(order.id, 'shortfall'),
+        kind: 'REFUND',
+        from: accounts.refunds,
+        amountMinor: refundedMinor,
+        orderId: order.id,
+        paymentId: paidWith.paymentId,
       });
     }
     const units = fulfilled.reduce((sum, line) => sum + line.quantity, 0);
@@ -179,11 +210,18 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
   return {
     /**
      * Call with the order locked, in the transaction that takes its payment: `paid` is what the move
-     * to PAID writes beside the status. A move the state machine refuses throws.
+     * to PAID writes beside the status, `paidWith` where the money came from (a provider's payment,
+     * whose clearing account pays the top-up or the revenue; or the balance, debited already). A
+     * move the state machine refuses throws.
      */
-    async payAndFulfil(tx: Queryable, order: LockedOrder, paid: TransitionChanges): Promise<FulfilmentOutcome> {
+    async payAndFulfil(
+      tx: Queryable,
+      order: LockedOrder,
+      paid: TransitionChanges,
+      paidWith: PaidWith,
+    ): Promise<FulfilmentOutcome> {
       const customer = await markPaid(tx, order, paid);
-      return order.type === 'BALANCE' ? creditTopUp(tx, order) : deliverCodes(tx, order, customer);
+      return order.type === 'BALANCE' ? creditTopUp(tx, order, paidWith) : deliverCodes(tx, order, customer, paidWith);
     },
   };
 }

@@ -4,11 +4,12 @@ import { Prisma, sqlOf } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accounts,
   createLedgerService,
-  creditBalance,
-  debitBalance,
+  creditCustomer,
   InsufficientFundsError,
-  type LedgerPosting,
+  type Transfer,
+  transfer,
 } from './ledger-service.ts';
 
 let database: TestDatabase;
@@ -30,128 +31,195 @@ async function createCustomer() {
   });
 }
 
-const credit = (posting: LedgerPosting) => sqlOf(db()).transaction((tx) => creditBalance(tx, posting));
-const debit = (posting: LedgerPosting) => sqlOf(db()).transaction((tx) => debitBalance(tx, posting));
+const move = (t: Transfer) => sqlOf(db()).transaction((tx) => transfer(tx, t));
+const adjust = (userId: string, amountMinor: number, key = `test:${randomUUID()}`) =>
+  move({ key, kind: 'ADJUSTMENT', from: accounts.adjustments, to: accounts.balance(userId), amountMinor });
+const spend = (userId: string, amountMinor: number, key = `spend:${randomUUID()}`) =>
+  move({ key, kind: 'SPEND', from: accounts.balance(userId), to: accounts.revenue, amountMinor });
 
-async function balanceOf(userId: string) {
-  return (await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceMinor;
+async function customerState(userId: string) {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId } });
+  return { balanceMinor: Number(user.balanceMinor), owedMinor: Number(user.owedMinor) };
 }
 
 /** The invariant, checked after every test that moves money. */
-async function expectBalancesMatchLedger() {
-  expect(await ledger.findBalanceMismatches()).toEqual([]);
+async function expectBooksBalance() {
+  expect(await ledger.verifyBooks()).toEqual([]);
 }
 
 describe('the ledger', () => {
-  it('credits once per key, however often it is asked', async () => {
+  it('moves once per key, however often it is asked, and writes both legs', async () => {
     const user = await createCustomer();
-    const posting = { userId: user.id, kind: 'ADJUSTMENT' as const, amountMinor: 5_000, key: `test:${randomUUID()}` };
-    expect(await credit(posting)).toBe(true);
-    expect(await credit(posting)).toBe(false);
-    const again = await Promise.all(Array.from({ length: 10 }, () => credit(posting)));
-    expect(again.filter(Boolean)).toEqual([]);
-    expect(await balanceOf(user.id)).toBe(5_000);
-    expect(await db().ledgerEntry.count({ where: { userId: user.id } })).toBe(1);
-    await expectBalancesMatchLedger();
+    const key = `test:${randomUUID()}`;
+    expect((await adjust(user.id, 5_000, key)).moved).toBe(true);
+    expect((await adjust(user.id, 5_000, key)).moved).toBe(false);
+    const again = await Promise.all(Array.from({ length: 10 }, () => adjust(user.id, 5_000, key)));
+    expect(again.filter((result) => result.moved)).toEqual([]);
+    expect(await customerState(user.id)).toEqual({ balanceMinor: 5_000, owedMinor: 0 });
+    const made = await db().ledgerTransfer.findUniqueOrThrow({
+      where: { idempotencyKey: key },
+      include: { entries: true },
+    });
+    expect(made.entries.map((entry) => [entry.account, Number(entry.amountMinor)]).sort()).toEqual([
+      ['ADJUSTMENTS', -5_000],
+      ['CUSTOMER_BALANCE', 5_000],
+    ]);
+    await expectBooksBalance();
   });
 
-  it('credits once when the same key arrives concurrently', async () => {
+  it('moves once when the same key arrives concurrently', async () => {
     const user = await createCustomer();
-    const posting = { userId: user.id, kind: 'ADJUSTMENT' as const, amountMinor: 700, key: `test:${randomUUID()}` };
-    const results = await Promise.all(Array.from({ length: 10 }, () => credit(posting)));
-    expect(results.filter(Boolean)).toHaveLength(1);
-    expect(await balanceOf(user.id)).toBe(700);
-    await expectBalancesMatchLedger();
+    const key = `test:${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 10 }, () => adjust(user.id, 700, key)));
+    expect(results.filter((result) => result.moved)).toHaveLength(1);
+    expect((await customerState(user.id)).balanceMinor).toBe(700);
+    await expectBooksBalance();
   });
 
-  it('never takes the balance below zero, and leaves no entry for a refused debit', async () => {
+  it('never takes the balance below zero, and leaves no transfer for a refused spend', async () => {
     const user = await createCustomer();
-    await credit({ userId: user.id, kind: 'ADJUSTMENT', amountMinor: 1_000, key: `test:${randomUUID()}` });
-    const refused = await debit({
-      userId: user.id,
-      kind: 'SPEND',
-      amountMinor: 1_001,
-      key: `spend:${randomUUID()}`,
-    }).then(
+    await adjust(user.id, 1_000);
+    const refused = await spend(user.id, 1_001).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(InsufficientFundsError);
     expect((refused as InsufficientFundsError).errors).toEqual({ balance: [ErrorKeys.insufficientFunds] });
-    expect(await balanceOf(user.id)).toBe(1_000);
+    expect((await customerState(user.id)).balanceMinor).toBe(1_000);
     expect(await db().ledgerEntry.count({ where: { userId: user.id } })).toBe(1);
-    expect(await debit({ userId: user.id, kind: 'SPEND', amountMinor: 1_000, key: `spend:${randomUUID()}` })).toBe(
-      true,
-    );
-    expect(await balanceOf(user.id)).toBe(0);
-    await expectBalancesMatchLedger();
+    expect((await spend(user.id, 1_000)).moved).toBe(true);
+    expect((await customerState(user.id)).balanceMinor).toBe(0);
+    await expectBooksBalance();
   });
 
-  it('lets exactly as many concurrent debits through as the balance covers', async () => {
+  it('lets exactly as many concurrent spends through as the balance covers', async () => {
     const user = await createCustomer();
-    await credit({ userId: user.id, kind: 'ADJUSTMENT', amountMinor: 100, key: `test:${randomUUID()}` });
-    const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () =>
-        debit({ userId: user.id, kind: 'SPEND', amountMinor: 10, key: `spend:${randomUUID()}` }),
-      ),
-    );
+    await adjust(user.id, 100);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => spend(user.id, 10)));
     const succeeded = results.filter((result) => result.status === 'fulfilled');
     const refused = results.filter((result) => result.status === 'rejected');
     expect(succeeded).toHaveLength(10);
     expect(refused.every((result) => result.reason instanceof InsufficientFundsError)).toBe(true);
-    expect(await balanceOf(user.id)).toBe(0);
+    expect((await customerState(user.id)).balanceMinor).toBe(0);
     const sum = await db().ledgerEntry.aggregate({ where: { userId: user.id }, _sum: { amountMinor: true } });
-    expect(sum._sum.amountMinor).toBe(0);
-    await expectBalancesMatchLedger();
+    expect(sum._sum.amountMinor).toBe(0n);
+    await expectBooksBalance();
   });
 
-  it('debits once per key', async () => {
+  it('keeps a balance past 2^31 minor units exactly', async () => {
     const user = await createCustomer();
-    await credit({ userId: user.id, kind: 'ADJUSTMENT', amountMinor: 100, key: `test:${randomUUID()}` });
-    const posting = { userId: user.id, kind: 'SPEND' as const, amountMinor: 30, key: `spend:${randomUUID()}` };
-    const results = await Promise.all(Array.from({ length: 5 }, () => debit(posting)));
-    expect(results.filter(Boolean)).toHaveLength(1);
-    expect(await balanceOf(user.id)).toBe(70);
-    await expectBalancesMatchLedger();
+    await adjust(user.id, 2_147_483_000);
+    await adjust(user.id, 999_999_900);
+    expect((await customerState(user.id)).balanceMinor).toBe(3_147_482_900);
+    expect((await spend(user.id, 3_147_482_899)).moved).toBe(true);
+    expect((await customerState(user.id)).balanceMinor).toBe(1);
+    await expectBooksBalance();
   });
 
-  it('refuses amounts that are not positive whole minor units', async () => {
+  it('lets a debt grow on the receivable, and pays it first from money that reaches the balance', async () => {
     const user = await createCustomer();
+    await move({
+      key: `test:${randomUUID()}`,
+      kind: 'PROVIDER_REFUND',
+      from: accounts.receivable(user.id),
+      to: accounts.clearing('sandbox'),
+      amountMinor: 1_500,
+    });
+    expect(await customerState(user.id)).toEqual({ balanceMinor: 0, owedMinor: 1_500 });
+
+    const credit = (amountMinor: number) =>
+      sqlOf(db()).transaction((tx) =>
+        creditCustomer(tx, {
+          userId: user.id,
+          key: `topup:${randomUUID()}`,
+          kind: 'TOPUP',
+          from: accounts.clearing('sandbox'),
+          amountMinor,
+        }),
+      );
+    expect(await credit(1_000)).toEqual({ moved: true, settledMinor: 1_000 });
+    expect(await customerState(user.id)).toEqual({ balanceMinor: 0, owedMinor: 500 });
+    expect(await credit(2_000)).toEqual({ moved: true, settledMinor: 500 });
+    expect(await customerState(user.id)).toEqual({ balanceMinor: 1_500, owedMinor: 0 });
+    await expectBooksBalance();
+  });
+
+  it('refuses amounts that are not positive whole minor units, and a transfer between two customers', async () => {
+    const user = await createCustomer();
+    const other = await createCustomer();
     for (const amountMinor of [0, -5, 1.5]) {
-      await expect(
-        credit({ userId: user.id, kind: 'TOPUP', amountMinor, key: `test:${randomUUID()}` }),
-      ).rejects.toThrow(RangeError);
+      await expect(adjust(user.id, amountMinor)).rejects.toThrow(RangeError);
     }
+    await expect(
+      move({
+        key: `test:${randomUUID()}`,
+        kind: 'ADJUSTMENT',
+        from: accounts.balance(user.id),
+        to: accounts.balance(other.id),
+        amountMinor: 1,
+      }),
+    ).rejects.toThrow(RangeError);
   });
 
-  it('finds a balance that does not equal its ledger, and the statement shows the entries', async () => {
+  it('finds a cached balance or debt that is not its ledger, and a transfer whose legs do not sum to zero', async () => {
     const user = await createCustomer();
-    await credit({ userId: user.id, kind: 'ADJUSTMENT', amountMinor: 250, key: `test:${randomUUID()}` });
+    const key = `test:${randomUUID()}`;
+    await adjust(user.id, 250, key);
     const statement = await ledger.statement(user.id);
-    expect(statement.balanceMinor).toBe(250);
-    expect(statement.entries).toEqual([expect.objectContaining({ kind: 'ADJUSTMENT', amountMinor: 250 })]);
-
-    await db().user.update({ where: { id: user.id }, data: { balanceMinor: 999 } });
-    expect(await ledger.findBalanceMismatches()).toEqual([
-      { userId: user.id, email: user.email, balanceMinor: 999, ledgerMinor: 250 },
+    expect(statement).toMatchObject({ balanceMinor: 250, owedMinor: 0 });
+    expect(statement.entries).toEqual([
+      expect.objectContaining({
+        kind: 'ADJUSTMENT',
+        account: 'CUSTOMER_BALANCE',
+        amountMinor: 250,
+        idempotencyKey: key,
+      }),
     ]);
-    await db().user.update({ where: { id: user.id }, data: { balanceMinor: 250 } });
-    await expectBalancesMatchLedger();
+
+    await db().user.update({ where: { id: user.id }, data: { balanceMinor: 999, owedMinor: 5 } });
+    expect(await ledger.verifyBooks()).toEqual([
+      { kind: 'balance_mismatch', userId: user.id, email: user.email, cachedMinor: 999, ledgerMinor: 250 },
+      { kind: 'owed_mismatch', userId: user.id, email: user.email, cachedMinor: 5, ledgerMinor: 0 },
+    ]);
+    await db().user.update({ where: { id: user.id }, data: { balanceMinor: 250, owedMinor: 0 } });
+
+    const leg = await db().ledgerEntry.findFirstOrThrow({
+      where: { transfer: { idempotencyKey: key }, account: 'ADJUSTMENTS' },
+    });
+    await db().ledgerEntry.update({ where: { id: leg.id }, data: { amountMinor: -249n } });
+    expect(await ledger.verifyBooks()).toEqual([
+      expect.objectContaining({ kind: 'unbalanced_transfer', key, legs: 2, sumMinor: 1 }),
+      { kind: 'books_not_zero', sumMinor: 1 },
+    ]);
+    await db().ledgerEntry.update({ where: { id: leg.id }, data: { amountMinor: -250n } });
+    await expectBooksBalance();
   });
 
-  it('holds the sign of each kind in the database', async () => {
+  it('holds the shape of the books in the database', async () => {
     const user = await createCustomer();
-    const insert = (kind: string, amount: number) =>
+    const made = await db().ledgerTransfer.create({
+      data: { idempotencyKey: `test:${randomUUID()}`, kind: 'ADJUSTMENT', amountMinor: 1n },
+    });
+    const insert = (account: string, userId: string | null, provider: string | null, amount: number) =>
       db().$executeRaw`
-        INSERT INTO ledger_entries (id, user_id, kind, amount_minor, idempotency_key)
-        VALUES (${randomUUID()}::uuid, ${user.id}::uuid, ${kind}::ledger_kind, ${amount}, ${randomUUID()})`;
-    for (const [kind, amount] of [
-      ['TOPUP', -1],
-      ['REFUND', -1],
-      ['SPEND', 1],
+        INSERT INTO ledger_entries (id, transfer_id, account, user_id, provider, amount_minor)
+        VALUES (${randomUUID()}::uuid, ${made.id}::uuid, ${account}::ledger_account, ${userId}::uuid, ${provider}, ${amount})`;
+    for (const [account, userId, provider, amount] of [
+      ['CUSTOMER_BALANCE', null, null, 1],
+      ['CUSTOMER_RECEIVABLE', user.id, 'sandbox', 1],
+      ['PROVIDER_CLEARING', null, null, 1],
+      ['REVENUE', user.id, null, 1],
+      ['REVENUE', null, null, 0],
     ] as const) {
-      await expect(insert(kind, amount)).rejects.toThrow(Prisma.PrismaClientKnownRequestError);
+      await expect(insert(account, userId, provider, amount)).rejects.toThrow(Prisma.PrismaClientKnownRequestError);
     }
+    await expect(
+      db().ledgerTransfer.create({
+        data: { idempotencyKey: `test:${randomUUID()}`, kind: 'ADJUSTMENT', amountMinor: 0n },
+      }),
+    ).rejects.toThrow();
     await expect(db().$executeRaw`UPDATE users SET balance_minor = -1 WHERE id = ${user.id}::uuid`).rejects.toThrow();
+    await expect(db().$executeRaw`UPDATE users SET owed_minor = -1 WHERE id = ${user.id}::uuid`).rejects.toThrow();
+    await db().ledgerTransfer.delete({ where: { id: made.id } });
   });
 });

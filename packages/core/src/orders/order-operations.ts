@@ -1,7 +1,7 @@
 import { ErrorKeys } from '@store/contract';
-import { type OrderStatus, type OrderType, type PrismaClient, sqlOf } from '@store/db';
+import { int8ToNumber, type OrderStatus, type OrderType, type PrismaClient, sqlOf } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
-import { creditBalance, ledgerKeys } from '../ledger/ledger-service.ts';
+import { accounts, creditCustomer, ledgerKeys } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
@@ -54,12 +54,14 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
           throw new ConflictError(`Order ${orderId} is ${order.status}: there is nothing paid left to refund.`);
         }
         await lockCustomer(tx, order.userId);
-        await creditBalance(tx, {
+        await creditCustomer(tx, {
           userId: order.userId,
-          orderId,
-          kind: 'REFUND',
-          amountMinor,
           key: ledgerKeys.refund(orderId, reason),
+          kind: 'REFUND',
+          from: accounts.refunds,
+          amountMinor,
+          orderId,
+          paymentId: order.paymentId,
         });
         await transitionOrder(tx, orderId, 'REFUNDED', { refundedMinor: order.totalMinor });
         const emailId = await recordBalanceNotice(tx, {
@@ -90,8 +92,8 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
         email: order.user.email,
         type: order.type,
         status: order.status,
-        totalMinor: order.totalMinor,
-        refundedMinor: order.refundedMinor,
+        totalMinor: int8ToNumber(order.totalMinor),
+        refundedMinor: int8ToNumber(order.refundedMinor),
         currency: order.currency,
         createdAt: order.createdAt,
         expiresAt: order.expiresAt,

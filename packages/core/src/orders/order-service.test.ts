@@ -3,7 +3,7 @@ import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSch
 import { createCodeCipher, type OrderStatus, Prisma, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLedgerService, creditBalance, InsufficientFundsError } from '../ledger/ledger-service.ts';
+import { adjustBalance, createLedgerService, InsufficientFundsError } from '../ledger/ledger-service.ts';
 import { formatMoney, renderEmail } from '../mail/templates.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -57,7 +57,7 @@ async function createCustomer(balanceMinor = 0) {
   });
   if (balanceMinor > 0) {
     await sqlOf(db()).transaction((tx) =>
-      creditBalance(tx, { userId: user.id, kind: 'ADJUSTMENT', amountMinor: balanceMinor, key: `test:${user.id}` }),
+      adjustBalance(tx, { userId: user.id, amountMinor: balanceMinor, key: `test:${user.id}` }),
     );
   }
   return user;
@@ -114,7 +114,8 @@ async function recordPayment(orderId: string, amountMinor: number) {
 }
 
 const statusOf = async (orderId: string) => (await db().order.findUniqueOrThrow({ where: { id: orderId } })).status;
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceMinor;
+const balanceOf = async (userId: string) =>
+  Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceMinor);
 const soldCodes = (orderId: string) => db().productCode.findMany({ where: { orderLine: { orderId } } });
 
 async function errorOf(promise: Promise<unknown>) {
@@ -134,7 +135,7 @@ async function emailsOf(email: string, template: string) {
 }
 
 async function expectBalancesMatchLedger() {
-  expect(await ledger.findBalanceMismatches()).toEqual([]);
+  expect(await ledger.verifyBooks()).toEqual([]);
 }
 
 describe('createOrder: a purchase from the server basket', () => {
@@ -191,7 +192,7 @@ describe('createOrder: a purchase from the server basket', () => {
     const discount = Math.floor((3_333 * 15 + 50) / 100);
     expect(created.total_minor).toBe(3_000 + 3_333 - discount);
     const order = await db().order.findUniqueOrThrow({ where: { id: created.order_id }, include: { lines: true } });
-    expect(order).toMatchObject({ subtotalMinor: 6_333, discountMinor: discount });
+    expect(order).toMatchObject({ subtotalMinor: 6_333n, discountMinor: BigInt(discount) });
     expect(order.lines.find((line) => line.productId === second.id)?.discountMinor).toBe(discount);
     expect(order.lines.find((line) => line.productId === first.id)?.discountMinor).toBe(0);
     expect(await db().promoRedemption.count({ where: { orderId: order.id } })).toBe(1);
@@ -313,12 +314,19 @@ describe('createOrder: a top-up', () => {
     expect(missing.errors).toEqual({ replenishmentValue: [ErrorKeys.requiredField] });
   });
 
-  it('refuses one that would carry the balance past what it can hold', async () => {
+  it('credits one that carries the balance past 2^31 minor units', async () => {
     const user = await createCustomer(2_000_000_000);
-    const error = (await errorOf(
-      orders.createOrder(user.id, { type: 'balance', replenishmentValue: 9_999_999 }),
-    )) as ValidationError;
-    expect(error.errors).toEqual({ replenishmentValue: [ErrorKeys.tooLarge] });
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 9_999_999 });
+    const payment = await recordPayment(order_id, 999_999_900);
+    await orders.completePaidOrder({
+      orderId: order_id,
+      paymentId: payment.id,
+      provider: 'sandbox',
+      amountMinor: 999_999_900,
+      currency: 'BRL',
+    });
+    expect(await balanceOf(user.id)).toBe(2_999_999_900);
+    await expectBalancesMatchLedger();
   });
 });
 
@@ -342,7 +350,7 @@ describe('spendBalance', () => {
     expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(0);
     const order = await db().order.findUniqueOrThrow({ where: { id: order_id }, include: { payments: true } });
     expect(order.payments).toEqual([
-      expect.objectContaining({ method: 'BALANCE', status: 'SUCCEEDED', amountMinor: 5_980 }),
+      expect.objectContaining({ method: 'BALANCE', status: 'SUCCEEDED', amountMinor: 5_980n }),
     ]);
     expect(order.paymentId).toBe(order.payments[0]?.id);
     expect(await db().product.findUniqueOrThrow({ where: { id: product.id } })).toMatchObject({
@@ -413,13 +421,19 @@ describe('completePaidOrder', () => {
     const user = await createCustomer();
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 250 });
     const payment = await recordPayment(order_id, 25_000);
-    const input = { orderId: order_id, paymentId: payment.id, amountMinor: 25_000, currency: 'BRL' };
+    const input = {
+      orderId: order_id,
+      paymentId: payment.id,
+      provider: 'sandbox',
+      amountMinor: 25_000,
+      currency: 'BRL',
+    };
     const outcomes = await Promise.all(Array.from({ length: 10 }, () => orders.completePaidOrder(input)));
     expect(outcomes.filter((outcome) => outcome.outcome === 'completed')).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome.outcome === 'already_completed')).toHaveLength(9);
     expect(await balanceOf(user.id)).toBe(25_000);
-    expect(await db().ledgerEntry.findMany({ where: { userId: user.id } })).toEqual([
-      expect.objectContaining({ kind: 'TOPUP', amountMinor: 25_000, idempotencyKey: `topup:${order_id}` }),
+    expect(await db().ledgerTransfer.findMany({ where: { orderId: order_id } })).toEqual([
+      expect.objectContaining({ kind: 'TOPUP', amountMinor: 25_000n, idempotencyKey: `topup:${order_id}` }),
     ]);
     expect(await statusOf(order_id)).toBe('FULFILLED');
     await expectBalancesMatchLedger();
@@ -442,7 +456,13 @@ describe('completePaidOrder', () => {
     const { user } = await customerWithBasket({ quantity: 2 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
     const payment = await recordPayment(order_id, total_minor);
-    const input = { orderId: order_id, paymentId: payment.id, amountMinor: total_minor, currency: 'BRL' };
+    const input = {
+      orderId: order_id,
+      paymentId: payment.id,
+      provider: 'sandbox',
+      amountMinor: total_minor,
+      currency: 'BRL',
+    };
     expect(await orders.completePaidOrder(input)).toMatchObject({ outcome: 'completed', status: 'FULFILLED' });
     expect(await orders.completePaidOrder(input)).toMatchObject({ outcome: 'already_completed', status: 'FULFILLED' });
     expect(await soldCodes(order_id)).toHaveLength(2);
@@ -455,7 +475,13 @@ describe('completePaidOrder', () => {
     const other = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
     const payment = await recordPayment(order_id, 10_000);
     const otherPayment = await recordPayment(other.order_id, 10_000);
-    const base = { orderId: order_id, paymentId: payment.id, amountMinor: 10_000, currency: 'BRL' };
+    const base = {
+      orderId: order_id,
+      paymentId: payment.id,
+      provider: 'sandbox',
+      amountMinor: 10_000,
+      currency: 'BRL',
+    };
     expect(await errorOf(orders.completePaidOrder({ ...base, amountMinor: 9_999 }))).toBeInstanceOf(
       PaymentMismatchError,
     );
@@ -473,7 +499,13 @@ describe('completePaidOrder', () => {
     const first = await recordPayment(order_id, total_minor);
     const second = await recordPayment(order_id, total_minor);
     const paid = (paymentId: string) =>
-      orders.completePaidOrder({ orderId: order_id, paymentId, amountMinor: total_minor, currency: 'BRL' });
+      orders.completePaidOrder({
+        orderId: order_id,
+        paymentId,
+        provider: 'sandbox',
+        amountMinor: total_minor,
+        currency: 'BRL',
+      });
     await paid(first.id);
     expect(await paid(second.id)).toMatchObject({ outcome: 'duplicate_refunded', refundedMinor: total_minor });
     expect(await paid(second.id)).toMatchObject({ outcome: 'duplicate_refunded' });
@@ -505,6 +537,7 @@ describe('completePaidOrder', () => {
     const outcome = await orders.completePaidOrder({
       orderId: order_id,
       paymentId: payment.id,
+      provider: 'sandbox',
       amountMinor: total_minor,
       currency: 'BRL',
     });
@@ -512,10 +545,12 @@ describe('completePaidOrder', () => {
     expect(await balanceOf(user.id)).toBe(2_000);
     expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toMatchObject({
       status: 'PARTIALLY_REFUNDED',
-      refundedMinor: 2_000,
+      refundedMinor: 2_000n,
     });
-    expect(await db().ledgerEntry.findMany({ where: { orderId: order_id } })).toEqual([
-      expect.objectContaining({ kind: 'REFUND', amountMinor: 2_000, idempotencyKey: `refund:${order_id}:shortfall` }),
+    const transfers = await db().ledgerTransfer.findMany({ where: { orderId: order_id }, orderBy: { kind: 'asc' } });
+    expect(transfers.map((t) => [t.kind, Number(t.amountMinor), t.idempotencyKey, t.paymentId])).toEqual([
+      ['PURCHASE', total_minor, `purchase:${payment.id}`, payment.id],
+      ['REFUND', 2_000, `refund:${order_id}:shortfall`, payment.id],
     ]);
     const email = await db().outboundEmail.findFirstOrThrow({ where: { toAddress: user.email } });
     expect((email.data as { receipt: unknown }).receipt).toMatchObject({
@@ -536,6 +571,7 @@ describe('completePaidOrder', () => {
     const outcome = await orders.completePaidOrder({
       orderId: order_id,
       paymentId: payment.id,
+      provider: 'sandbox',
       amountMinor: total_minor,
       currency: 'BRL',
     });
@@ -576,6 +612,7 @@ describe('expiry', () => {
     const outcome = await orders.completePaidOrder({
       orderId: order_id,
       paymentId: payment.id,
+      provider: 'sandbox',
       amountMinor: total_minor,
       currency: 'BRL',
     });
@@ -592,6 +629,7 @@ describe('expiry', () => {
     const outcome = await orders.completePaidOrder({
       orderId: order_id,
       paymentId: payment.id,
+      provider: 'sandbox',
       amountMinor: total_minor,
       currency: 'BRL',
     });
@@ -703,6 +741,7 @@ describe('findPayableOrder', () => {
       await orders.completePaidOrder({
         orderId: newer.order_id,
         paymentId: payment.id,
+        provider: 'sandbox',
         amountMinor: 20_000,
         currency: 'BRL',
       });

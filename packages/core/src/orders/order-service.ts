@@ -11,9 +11,9 @@ import {
   STORE_CURRENCY,
 } from '@store/contract';
 import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
-import { createFulfilmentService, type FulfilmentOutcome } from '../fulfilment/fulfilment-service.ts';
+import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
-import { creditBalance, debitBalance, InsufficientFundsError, ledgerKeys } from '../ledger/ledger-service.ts';
+import { accounts, creditCustomer, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
 import { noPaymentDeciding } from '../promo/promo-sql.ts';
@@ -26,9 +26,6 @@ import { COMPLETED_STATUSES, statusName, transitionOrders, typeName, UNPAID_STAT
 
 /** How long an unpaid order waits for its payment (ORDER_TTL_MINUTES of the contract). */
 export const ORDER_TTL_MS = ORDER_TTL_MINUTES * 60_000;
-
-/** users.balance_minor is a 32-bit integer: a top-up that could carry a balance past it is refused. */
-const BALANCE_MAX_MINOR = 2_147_483_647;
 
 const TYPE_BY_NAME: Record<PaymentType, OrderType> = { purchase: 'PURCHASE', balance: 'BALANCE', spending: 'SPENDING' };
 
@@ -55,6 +52,8 @@ interface BasketLineRow {
 export interface PaidOrderInput {
   orderId: string;
   paymentId: string;
+  /** The provider that took it: its clearing account is where the money came from. */
+  provider: string;
   amountMinor: number;
   currency: string;
 }
@@ -141,8 +140,9 @@ export function createOrderService({
   }
 
   /** Marks the locked order paid and fulfils it: the one completion path of every payment. */
-  function payAndFulfil(tx: Queryable, order: LockedOrder, paymentId: string | null): Promise<FulfilmentOutcome> {
-    return fulfilment.payAndFulfil(tx, order, { paidAt: clock(), ...(paymentId ? { paymentId } : {}) });
+  function payAndFulfil(tx: Queryable, order: LockedOrder, paidWith: PaidWith): Promise<FulfilmentOutcome> {
+    const { paymentId } = paidWith;
+    return fulfilment.payAndFulfil(tx, order, { paidAt: clock(), ...(paymentId ? { paymentId } : {}) }, paidWith);
   }
 
   function createResponse(order: {
@@ -185,16 +185,6 @@ export function createOrderService({
     };
     const earlier = await made();
     if (earlier) return createResponse(earlier);
-    const [user] = await sql.query<{ balanceMinor: number }>(
-      Prisma.sql`SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid`,
-    );
-    if (!user) throw new NotFoundError('User');
-    if (user.balanceMinor + amountMinor > BALANCE_MAX_MINOR) {
-      throw new ValidationError(
-        { replenishmentValue: [ErrorKeys.tooLarge] },
-        'This top-up would take the balance past what it can hold.',
-      );
-    }
     // Made at the service's clock, as its expiry is: the newest order is the one made last.
     const at = clock();
     const [order] = await sql.query<LockedOrder>(Prisma.sql`
@@ -345,7 +335,7 @@ export function createOrderService({
       if (type === 'SPENDING' && placed.balanceMinor < order.totalMinor) throw new InsufficientFundsError();
       if (order.totalMinor > 0) return { order, emailId: null };
       // Nothing left to pay (a promo code took the whole price): the order completes now.
-      const outcome = await payAndFulfil(tx, order, null);
+      const outcome = await payAndFulfil(tx, order, { paymentId: null, provider: null });
       return { order: { ...order, status: outcome.status }, emailId: outcome.emailId };
     });
     await enqueueEmail(emailId);
@@ -380,12 +370,14 @@ export function createOrderService({
     if (order.paymentId !== null || isPaid(order.status)) {
       // Paid twice (two methods, two tabs): the second payment's money goes to the balance.
       await lockCustomer(tx, order.userId);
-      const credited = await creditBalance(tx, {
+      const { moved: credited } = await creditCustomer(tx, {
         userId: order.userId,
-        orderId: order.id,
-        kind: 'REFUND',
-        amountMinor: input.amountMinor,
         key: ledgerKeys.refund(order.id, `payment:${input.paymentId}`),
+        kind: 'REFUND',
+        from: accounts.clearing(input.provider),
+        amountMinor: input.amountMinor,
+        orderId: order.id,
+        paymentId: input.paymentId,
       });
       const emailId = credited
         ? await recordBalanceNotice(tx, {
@@ -400,7 +392,7 @@ export function createOrderService({
       logger.warn({ orderId: order.id, paymentId: input.paymentId }, 'order paid twice; second payment refunded');
       return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId };
     }
-    const outcome = await payAndFulfil(tx, order, input.paymentId);
+    const outcome = await payAndFulfil(tx, order, { paymentId: input.paymentId, provider: input.provider });
     return {
       outcome: 'completed',
       orderId: order.id,
@@ -462,14 +454,16 @@ export function createOrderService({
             INSERT INTO payments (id, order_id, provider, method, status, amount_minor, currency, updated_at)
             VALUES (${payment.id}::uuid, ${orderId}::uuid, 'balance', 'BALANCE', 'SUCCEEDED', ${locked.totalMinor},
                     ${locked.currency}, now())`);
-          await debitBalance(tx, {
-            userId,
-            orderId,
-            kind: 'SPEND',
-            amountMinor: locked.totalMinor,
+          await transfer(tx, {
             key: ledgerKeys.spend(orderId),
+            kind: 'SPEND',
+            from: accounts.balance(userId),
+            to: accounts.revenue,
+            amountMinor: locked.totalMinor,
+            orderId,
+            paymentId: payment.id,
           });
-          const outcome = await payAndFulfil(tx, locked, payment.id);
+          const outcome = await payAndFulfil(tx, locked, { paymentId: payment.id, provider: null });
           current = { status: outcome.status, refundedMinor: outcome.refundedMinor };
           receipt = outcome.emailId;
         }
@@ -531,16 +525,15 @@ export function createOrderService({
      * The customer's newest order of this type still waiting for its payment: how a payment call
      * that names no order finds one.
      */
-    findPayableOrder(userId: string, type: PaymentType) {
-      return db.order.findFirst({
-        where: {
-          userId,
-          type: TYPE_BY_NAME[type],
-          status: { in: [...UNPAID_STATUSES] },
-          OR: [{ expiresAt: null }, { expiresAt: { gt: clock() } }],
-        },
-        orderBy: { createdAt: 'desc' },
-      });
+    async findPayableOrder(userId: string, type: PaymentType): Promise<LockedOrder | null> {
+      const [order] = await sql.query<LockedOrder>(Prisma.sql`
+        SELECT ${ORDER_COLUMNS} FROM orders
+        WHERE user_id = ${userId}::uuid AND type = ${TYPE_BY_NAME[type]}::order_type
+          AND status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])
+          AND (expires_at IS NULL OR expires_at > ${clock()})
+        ORDER BY created_at DESC
+        LIMIT 1`);
+      return order ?? null;
     },
 
     /**

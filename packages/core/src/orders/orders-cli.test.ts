@@ -6,7 +6,7 @@ import { createCodeCipher, devCodeKey, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
-import { creditBalance } from '../ledger/ledger-service.ts';
+import { adjustBalance } from '../ledger/ledger-service.ts';
 import { formatMinor, parseOrdersCommand, runOrdersCli } from './orders-cli.ts';
 
 const cipher = createCodeCipher(devCodeKey());
@@ -50,7 +50,7 @@ async function customerWithPaidOrder() {
     data: { email: `cli.${randomUUID()}@example.com`, name: 'Cli', passwordHash: 'x' },
   });
   await sqlOf(db).transaction((tx) =>
-    creditBalance(tx, { userId: user.id, kind: 'ADJUSTMENT', amountMinor: 5_000, key: `test:${user.id}` }),
+    adjustBalance(tx, { userId: user.id, amountMinor: 5_000, key: `test:${user.id}` }),
   );
   const order = await db.order.create({
     data: {
@@ -165,7 +165,7 @@ describe('runOrdersCli', () => {
         }),
       }),
     ]);
-    expect((await database.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(7_990);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(7_990n);
 
     const ledger = await run(['ledger', user.email.toUpperCase()]);
     expect(ledger.code).toBe(0);
@@ -204,7 +204,7 @@ describe('the orders command', () => {
         try {
           const failed = await spawn(['verify-balances']);
           expect(failed.code).toBe(1);
-          expect(failed.stderr).toContain('1 balance(s) differ from their ledger');
+          expect(failed.stderr).toContain('1 thing(s) in the books are wrong');
         } finally {
           await database.prisma.user.update({ where: { id: user.id }, data: { balanceMinor: { decrement: 1 } } });
         }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ORDER_STATUSES } from '@store/contract';
 import type { CodeCipher, Database, OrderStatus } from '@store/db';
 import { importCodes } from '../fulfilment/code-import.ts';
-import { createLedgerService } from '../ledger/ledger-service.ts';
+import { type AccountTotal, createLedgerService, type LedgerProblem } from '../ledger/ledger-service.ts';
 import {
   type CliIo,
   type ParsedCommand,
@@ -38,10 +38,11 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
       the ledger: lower-case letters, digits and -. The customer gets an email (written to the
       outbox, sent by the running store or worker within a minute; its link is PUBLIC_URL's).
   ledger EMAIL|USER_ID [--limit N]
-      The customer's balance and ledger entries, newest first.
+      The customer's balance, what they owe, and their ledger entries (both accounts), newest first.
   verify-balances
-      Checks that every balance equals the sum of its ledger entries; exits with 1 when one does
-      not, listing them.
+      Proves the books: every customer's balance and debt equal the sums of their ledger entries,
+      every transfer has two legs that sum to zero, and the whole ledger sums to zero. Prints each
+      account's total; exits with 1 when anything is wrong, listing it.
 
 The database is DATABASE_URL, or the embedded one in DATA_DIR (stop the store first: embedded
 PostgreSQL takes one process at a time).`;
@@ -209,32 +210,68 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
         io.err(`error: there is no customer ${command.customer}`);
         return 1;
       }
-      const { balanceMinor, entries } = await createLedgerService({ db }).statement(user.id, command.limit);
-      io.out(`${user.email} (${user.id}): balance ${formatMinor(balanceMinor)}`);
+      const { balanceMinor, owedMinor, entries } = await createLedgerService({ db }).statement(user.id, command.limit);
+      const owes = owedMinor > 0 ? `, owes ${formatMinor(owedMinor)}` : '';
+      io.out(`${user.email} (${user.id}): balance ${formatMinor(balanceMinor)}${owes}`);
       const rows = entries.map((entry) => [
         entry.createdAt.toISOString(),
         entry.kind.toLowerCase(),
+        entry.account === 'CUSTOMER_BALANCE' ? 'balance' : 'receivable',
         formatMinor(entry.amountMinor),
         entry.idempotencyKey,
       ]);
       if (rows.length === 0) io.out('no ledger entries');
-      else for (const line of textTable(['WHEN', 'KIND', 'AMOUNT', 'KEY'], rows)) io.out(line);
+      else for (const line of textTable(['WHEN', 'KIND', 'ACCOUNT', 'AMOUNT', 'KEY'], rows)) io.out(line);
       return 0;
     }
     case 'verify-balances': {
-      const mismatches = await createLedgerService({ db }).findBalanceMismatches();
-      if (mismatches.length === 0) {
-        io.out(`every balance equals its ledger (${await db.user.count()} customers)`);
+      const ledger = createLedgerService({ db });
+      const problems = await ledger.verifyBooks();
+      if (problems.length === 0) {
+        io.out(
+          `every balance equals its ledger (${await db.user.count()} customers), ` +
+            `and every transfer's legs sum to zero (${await db.ledgerTransfer.count()} transfers)`,
+        );
+        const totals = await ledger.accountTotals();
+        for (const line of textTable(
+          ['ACCOUNT', 'TOTAL'],
+          totals.map((total) => [accountName(total), formatMinor(total.balanceMinor)]),
+        )) {
+          io.out(line);
+        }
         return 0;
       }
-      io.err(`error: ${mismatches.length} balance(s) differ from their ledger:`);
-      for (const mismatch of mismatches) {
-        io.err(
-          `  ${mismatch.email} (${mismatch.userId}): balance ${formatMinor(mismatch.balanceMinor)}, ledger ${formatMinor(mismatch.ledgerMinor)}`,
-        );
-      }
+      io.err(`error: ${problems.length} thing(s) in the books are wrong:`);
+      for (const problem of problems) io.err(`  ${describeProblem(problem)}`);
       return 1;
     }
+  }
+}
+
+/** An account as the operator reads it: `customers' balances`, `clearing (sandbox)`, `revenue`. */
+function accountName({ account, provider }: AccountTotal): string {
+  switch (account) {
+    case 'CUSTOMER_BALANCE':
+      return "customers' balances";
+    case 'CUSTOMER_RECEIVABLE':
+      return "customers' receivables";
+    case 'PROVIDER_CLEARING':
+      return `clearing (${provider})`;
+    default:
+      return account.toLowerCase();
+  }
+}
+
+function describeProblem(problem: LedgerProblem): string {
+  switch (problem.kind) {
+    case 'balance_mismatch':
+      return `${problem.email} (${problem.userId}): balance ${formatMinor(problem.cachedMinor)}, ledger ${formatMinor(problem.ledgerMinor)}`;
+    case 'owed_mismatch':
+      return `${problem.email} (${problem.userId}): owes ${formatMinor(problem.cachedMinor)}, ledger ${formatMinor(problem.ledgerMinor)}`;
+    case 'unbalanced_transfer':
+      return `transfer ${problem.key} (${problem.transferId}): ${problem.legs} leg(s) summing to ${formatMinor(problem.sumMinor)}`;
+    case 'books_not_zero':
+      return `the ledger sums to ${formatMinor(problem.sumMinor)}, not zero`;
   }
 }
 

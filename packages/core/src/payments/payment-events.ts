@@ -134,6 +134,7 @@ export function eventFromProviderPayment(provider: string, payment: ProviderPaym
     amountMinor: payment.amountMinor,
     currency: payment.currency,
     refundedMinor: payment.refundedMinor,
+    chargedBackMinor: payment.chargedBackMinor,
     failureReason: payment.failureReason,
     card: payment.card,
     version: payment.version,
@@ -437,7 +438,13 @@ export function createPaymentEventProcessor({
       // The order is locked above and the payment checked to be its own.
       const { emailId, ...completion } = await orders.completePaidOrderInTransaction(
         tx,
-        { orderId: order.id, paymentId: payment.id, amountMinor: event.amountMinor, currency: event.currency },
+        {
+          orderId: order.id,
+          paymentId: payment.id,
+          provider: row.provider,
+          amountMinor: event.amountMinor,
+          currency: event.currency,
+        },
         order,
       );
       return { outcome: completion.outcome, ...applied, emailId };

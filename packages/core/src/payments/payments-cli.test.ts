@@ -44,6 +44,7 @@ beforeAll(async () => {
     amountMinor: 15_000,
     currency: 'BRL',
     refundedMinor: 0,
+    chargedBackMinor: 0,
     failureReason: null,
     card: null,
     version: 2,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { int8ToNumber } from '@store/db';
 import { formatMinor } from '../orders/orders-cli.ts';
 import { type CliIo, type ParsedCommand, readCommandLine, refuseArguments, UUID } from '../shared/cli.ts';
 import { textTable } from '../shared/text-table.ts';
@@ -138,7 +139,7 @@ export async function runPaymentsCli(argv: string[], io: PaymentsCliIo): Promise
       return 1;
     }
     io.out(
-      `order ${order.id}: ${order.status.toLowerCase()}, ${formatMinor(order.totalMinor, order.currency)}, paid by ${order.paymentId ?? 'nothing yet'}`,
+      `order ${order.id}: ${order.status.toLowerCase()}, ${formatMinor(int8ToNumber(order.totalMinor), order.currency)}, paid by ${order.paymentId ?? 'nothing yet'}`,
     );
     const payments = await db.payment.findMany({ where: { orderId: order.id }, orderBy: { createdAt: 'asc' } });
     const rows = payments.map((payment) => [
@@ -146,7 +147,7 @@ export async function runPaymentsCli(argv: string[], io: PaymentsCliIo): Promise
       payment.createdAt.toISOString(),
       payment.method.toLowerCase(),
       payment.status.toLowerCase(),
-      formatMinor(payment.amountMinor, payment.currency),
+      formatMinor(int8ToNumber(payment.amountMinor), payment.currency),
       payment.providerPaymentId ?? '-',
       String(payment.providerVersion),
       payment.cardBrand && payment.cardLast4 ? `${payment.cardBrand} ${payment.cardLast4}` : '-',

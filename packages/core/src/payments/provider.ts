@@ -17,8 +17,8 @@ export type ProviderPaymentMethod = 'widget' | 'hosted_page' | 'card' | 'qr' | '
 /**
  * A payment's state at the provider. `init`: waiting for the customer (a widget not yet submitted,
  * a QR not yet paid); `pending`: submitted, waiting for 3-D Secure; `succeeded` and `failed` are
- * final; `refunded`: succeeded, then refunded in full (a partial refund stays `succeeded` with
- * `refundedMinor` above zero).
+ * final; `refunded`: succeeded, then all of it given back, by refunds or chargebacks (a partial one
+ * stays `succeeded` with `refundedMinor` or `chargedBackMinor` above zero).
  */
 export type ProviderPaymentStatus = 'init' | 'pending' | 'succeeded' | 'failed' | 'refunded';
 
@@ -117,6 +117,11 @@ export interface QrPaymentRequest extends PaymentBase {
   /** Where the provider's confirm page links back to, if anywhere; on the store's own origin. */
   returnUrl?: string;
   idempotencyKey: string;
+  /**
+   * The payment may not be paid after this (the order's own expiry): the provider's code stops
+   * working then, or at its own limit if that comes first.
+   */
+  expiresAt?: Date;
 }
 
 /** The UPI-style order of SPEC.md section 7 (POST /orders/create-upi). */
@@ -135,6 +140,8 @@ export interface UpiPaymentRequest extends PaymentBase {
   declineUrl: string;
   cancelUrl: string;
   idempotencyKey: string;
+  /** As a QR payment's: the payment may not be paid after this. */
+  expiresAt?: Date;
 }
 
 export type CreatePaymentRequest =
@@ -244,7 +251,10 @@ export interface ProviderPayment {
   status: ProviderPaymentStatus;
   amountMinor: number;
   currency: string;
+  /** What the merchant gave back of it so far (refunds through the provider's API or dashboard). */
   refundedMinor: number;
+  /** What the card's bank took back of it so far (chargebacks the merchant lost). */
+  chargedBackMinor: number;
   failureReason: PaymentFailureReason | null;
   card: CardSummary | null;
   /** Grows with every change, as in callbacks: what the store applied last is told apart from news. */
@@ -253,7 +263,12 @@ export interface ProviderPayment {
   updatedAt: Date;
 }
 
-export type PaymentEventType = 'payment.pending' | 'payment.succeeded' | 'payment.failed' | 'payment.refunded';
+export type PaymentEventType =
+  | 'payment.pending'
+  | 'payment.succeeded'
+  | 'payment.failed'
+  | 'payment.refunded'
+  | 'payment.charged_back';
 
 /**
  * A verified callback. `eventId` is the provider's unique id for the event (the Standard Webhooks

@@ -54,7 +54,13 @@ const FAILURE_REASONS = [
   'cancelled_by_payer',
   'expired',
 ] as const;
-const EVENT_TYPES = ['payment.pending', 'payment.succeeded', 'payment.failed', 'payment.refunded'] as const;
+const EVENT_TYPES = [
+  'payment.pending',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+  'payment.charged_back',
+] as const;
 
 // The sandbox's wire format, as its README documents it. Parsed, never trusted.
 const PaymentWire = z.object({
@@ -65,6 +71,8 @@ const PaymentWire = z.object({
   amount_minor: z.int().nonnegative(),
   currency: z.string().min(3),
   refunded_minor: z.int().nonnegative(),
+  /** Chargebacks came later than the other fields: a body without them has none. */
+  charged_back_minor: z.int().nonnegative().default(0),
   failure_reason: z.enum(FAILURE_REASONS).nullable(),
   card: z.object({ brand: z.string(), last4: z.string().regex(/^\d{4}$/) }).nullable(),
   version: z.int().positive(),
@@ -137,6 +145,7 @@ function toPayment(wire: PaymentWire): ProviderPayment {
     amountMinor: wire.amount_minor,
     currency: wire.currency,
     refundedMinor: wire.refunded_minor,
+    chargedBackMinor: wire.charged_back_minor,
     failureReason: wire.failure_reason,
     card: wire.card,
     version: wire.version,
@@ -459,6 +468,7 @@ export function createSandboxPaymentProvider(config: SandboxProviderConfig): Pay
         amountMinor: data.amount_minor,
         currency: data.currency,
         refundedMinor: data.refunded_minor,
+        chargedBackMinor: data.charged_back_minor,
         failureReason: data.failure_reason,
         card: data.card,
         version: data.version,
