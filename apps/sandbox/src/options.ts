@@ -41,6 +41,12 @@ export interface SandboxOptions {
 }
 
 export const DEFAULT_PAYMENT_TTL_MS = 30 * 60_000;
+/**
+ * A QR or UPI payment's `expires_at` must be at least this far ahead: less leaves the customer no
+ * time to open a bank or UPI app and confirm, so the store would show a code that dies in their
+ * hands. Refused, the store knows at once that its order is too close to expiring to be paid.
+ */
+export const EXPIRES_AT_MIN_LEAD_MS = 30_000;
 /** A hosted-page request older than this is refused: a copied form cannot be replayed days later. */
 export const HOSTED_REQUEST_MAX_AGE_MS = 60 * 60_000;
 /** Clocks disagree a little; a request dated this far ahead is still accepted. */

@@ -2,7 +2,7 @@ import { type PaymentProvider, type QrPaymentRequest, ValidationError } from '@s
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MERCHANT } from './options.ts';
+import { DEFAULT_MERCHANT, DEFAULT_PAYMENT_TTL_MS } from './options.ts';
 import {
   buildSandbox,
   createViaApi,
@@ -192,6 +192,130 @@ describe('expiry', () => {
       expect(await failedEvent()).toMatchObject({ type: 'payment.failed', data: { failure_reason: 'expired' } });
     } finally {
       await quick.close();
+    }
+  });
+});
+
+describe('expiry: the order’s own', () => {
+  const inMs = (ms: number) => new Date(Date.now() + ms);
+
+  it('ends the QR at the order’s expiry when that comes first, else at the sandbox’s own', async () => {
+    const orderExpiry = inMs(5 * 60_000);
+    const early = await createQr({ expiresAt: orderExpiry });
+    expect(early.expiresAt).toEqual(orderExpiry);
+
+    const late = await createQr({ scheme: 'sbp', currency: 'RUB', expiresAt: inMs(2 * DEFAULT_PAYMENT_TTL_MS) });
+    const { createdAt } = await provider.getPayment(late.providerPaymentId);
+    expect(late.expiresAt).toEqual(new Date(createdAt.getTime() + DEFAULT_PAYMENT_TTL_MS));
+  });
+
+  it('refuses an expires_at in the past, under 30 seconds ahead, or not a date', async () => {
+    for (const expiresAt of [inMs(-60_000), inMs(20_000)]) {
+      const error = await createQr({ expiresAt }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).errors).toHaveProperty('expiresAt');
+    }
+    const body = {
+      method: 'qr',
+      scheme: 'sbp',
+      order_id: 'order-too-soon',
+      amount_minor: 100,
+      currency: 'RUB',
+      description: 'x',
+      callback_url: receiver.url,
+    };
+    const soon = await createViaApi(sandbox, { ...body, expires_at: inMs(10_000).toISOString() });
+    expect(soon.statusCode).toBe(422);
+    expect(soon.json()).toEqual({
+      message: 'The payment would expire before it could be paid.',
+      errors: { expires_at: ['too_soon'] },
+    });
+    for (const garbage of ['tomorrow', '2099-01-01', 1_900_000_000_000]) {
+      const refused = await createViaApi(sandbox, { ...body, expires_at: garbage });
+      expect(refused.json().errors, String(garbage)).toEqual({ expires_at: ['invalid'] });
+    }
+    // Any offset is the same moment.
+    const offset = await createViaApi(sandbox, { ...body, expires_at: '2099-01-01T03:00:00+03:00' });
+    expect(offset.statusCode).toBe(201);
+    expect(offset.json().next_action.expires_at).toBe(
+      new Date(new Date(offset.json().payment.created_at).getTime() + DEFAULT_PAYMENT_TTL_MS).toISOString(),
+    );
+    expect(await provider.listPayments('order-too-soon')).toHaveLength(1);
+  });
+
+  it('the pay link refuses to pay once the order’s expiry has passed, and a callback says so', async () => {
+    let now = Date.now();
+    const timed = await buildSandbox({ clock: () => new Date(now) });
+    try {
+      const created = await createViaApi(timed, {
+        method: 'qr',
+        scheme: 'sbp',
+        order_id: 'order-expiring-early',
+        amount_minor: 100,
+        currency: 'RUB',
+        description: 'x',
+        callback_url: receiver.url,
+        expires_at: new Date(now + 60_000).toISOString(),
+      });
+      expect(created.json().next_action.expires_at).toBe(new Date(now + 60_000).toISOString());
+      const id: string = created.json().payment.id;
+      const link = pathOf(created.json().next_action.pay_link);
+
+      now += 59_000;
+      expect((await timed.app.inject({ method: 'GET', url: link })).body).toContain('value="confirm"');
+      now += 1_000;
+      const page = await timed.app.inject({ method: 'GET', url: link });
+      expect(page.body).not.toContain('value="confirm"');
+      await timed.app.inject({ method: 'POST', url: link, ...form({ decision: 'confirm' }) });
+      const read = await timed.app.inject({
+        method: 'GET',
+        url: `/sandbox/api/v1/payments/${id}`,
+        headers: { authorization: `Bearer ${timed.options.apiKey}` },
+      });
+      expect(read.json()).toMatchObject({ status: 'failed', failure_reason: 'expired', version: 2 });
+
+      const start = Date.now();
+      const callbacks = () =>
+        receiver.received.map((callback) => JSON.parse(callback.body)).filter((event) => event.data.id === id);
+      while (callbacks().length === 0 && Date.now() - start < 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(callbacks()).toMatchObject([
+        { type: 'payment.failed', data: { status: 'failed', failure_reason: 'expired' } },
+      ]);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('a retry under the same Idempotency-Key gets the first answer, however close the expiry is by then', async () => {
+    let now = Date.now();
+    const timed = await buildSandbox({ clock: () => new Date(now) });
+    try {
+      const create = {
+        method: 'POST' as const,
+        url: '/sandbox/api/v1/payments',
+        headers: { authorization: `Bearer ${timed.options.apiKey}`, 'idempotency-key': 'late-retry' },
+        payload: {
+          method: 'qr',
+          scheme: 'sbp',
+          order_id: 'order-late-retry',
+          amount_minor: 100,
+          currency: 'RUB',
+          description: 'x',
+          callback_url: receiver.url,
+          expires_at: new Date(now + 40_000).toISOString(),
+        },
+      };
+      const first = await timed.app.inject(create);
+      expect(first.statusCode).toBe(201);
+      now += 15_000;
+      const retry = await timed.app.inject(create);
+      expect(retry.statusCode).toBe(201);
+      expect(retry.json().payment.id).toBe(first.json().payment.id);
+      const fresh = await timed.app.inject({ ...create, headers: { ...create.headers, 'idempotency-key': 'new' } });
+      expect(fresh.json().errors).toEqual({ expires_at: ['too_soon'] });
+    } finally {
+      await timed.close();
     }
   });
 });

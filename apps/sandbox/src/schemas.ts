@@ -94,6 +94,16 @@ export const WidgetRequestSchema = z
   });
 export type WidgetRequest = z.infer<typeof WidgetRequestSchema>;
 
+/**
+ * When a QR or UPI payment may no longer be paid (the store's order expiry), with any UTC offset.
+ * How far ahead it must be is checked when the payment is made, not here: a retry under the same
+ * Idempotency-Key gets the first answer, however late it comes.
+ */
+const ExpiresAt = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .optional();
+
 /** The server API's POST /api/v1/payments, one shape per method. */
 export function createPaymentSchema(origins: readonly string[]) {
   const base = {
@@ -132,6 +142,7 @@ export function createPaymentSchema(origins: readonly string[]) {
         payer: z
           .object({ personal_id: z.string().max(32).optional(), first_name: z.string().max(64).optional() })
           .optional(),
+        expires_at: ExpiresAt,
       })
       .superRefine((request, ctx) => {
         if (request.scheme === 'pix' && request.currency !== 'BRL') {
@@ -152,12 +163,15 @@ export function createPaymentSchema(origins: readonly string[]) {
       success_url: storeUrl(origins),
       decline_url: storeUrl(origins),
       cancel_url: storeUrl(origins),
+      expires_at: ExpiresAt,
     }),
   ]);
 }
 export type CreatePaymentBody = z.infer<ReturnType<typeof createPaymentSchema>>;
 
 export const RefundSchema = z.object({ amount_minor: z.int().min(1).max(AMOUNT_MAX_MINOR) });
+
+export const ChargebackSchema = z.object({ amount_minor: z.int().min(1).max(AMOUNT_MAX_MINOR) });
 
 export const ChaosSchema = z.object({
   duplicate: z.boolean(),

@@ -2,6 +2,7 @@ import { type PaymentProvider, type UpiPaymentRequest, ValidationError } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MERCHANT } from './options.ts';
 import {
+  buildSandbox,
   createViaApi,
   form,
   heading,
@@ -137,28 +138,61 @@ describe('UPI: no open redirect', () => {
   });
 });
 
+const upiBody = (extra: Record<string, unknown> = {}) => ({
+  method: 'upi',
+  order_id: `order-u${++key}`,
+  amount_minor: 49_900,
+  currency: 'INR',
+  description: 'Google Play 500',
+  callback_url: 'http://127.0.0.1:9/cb',
+  customer: {
+    first_name: 'Asha',
+    account_number: 'asha@okbank',
+    email: 'asha@example.com',
+    phone: '+91 98765 43210',
+    zip: '560001',
+    address: '1 MG Road, Bengaluru',
+  },
+  success_url: urls.successUrl,
+  decline_url: urls.declineUrl,
+  cancel_url: urls.cancelUrl,
+  ...extra,
+});
+
+describe('UPI: the order’s expiry', () => {
+  it('refuses an expires_at under 30 seconds ahead', async () => {
+    const error = await createUpi({ expiresAt: new Date(Date.now() + 5_000) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors).toHaveProperty('expiresAt');
+  });
+
+  it('the page refuses to pay once it has passed, and sends the browser to the decline URL', async () => {
+    let now = Date.now();
+    const timed = await buildSandbox({ clock: () => new Date(now) });
+    try {
+      const created = await createViaApi(timed, upiBody({ expires_at: new Date(now + 45_000).toISOString() }));
+      expect(created.statusCode).toBe(201);
+      const page = pathOf(created.json().next_action.url);
+      now += 44_999;
+      expect((await timed.app.inject({ method: 'GET', url: page })).statusCode).toBe(200);
+      now += 1;
+      const paid = await timed.app.inject({ method: 'POST', url: page, ...form({ decision: 'pay' }) });
+      expect(paid.statusCode).toBe(303);
+      expect(paid.headers.location).toBe(urls.declineUrl);
+      const read = await timed.app.inject({
+        method: 'GET',
+        url: `/sandbox/api/v1/payments/${created.json().payment.id}`,
+        headers: { authorization: `Bearer ${timed.options.apiKey}` },
+      });
+      expect(read.json()).toMatchObject({ status: 'failed', failure_reason: 'expired' });
+    } finally {
+      await timed.close();
+    }
+  });
+});
+
 describe('UPI: the language', () => {
-  const createUpiViaApi = (extra: Record<string, unknown> = {}) =>
-    createViaApi(sandbox, {
-      method: 'upi',
-      order_id: `order-u${++key}`,
-      amount_minor: 49_900,
-      currency: 'INR',
-      description: 'Google Play 500',
-      callback_url: 'http://127.0.0.1:9/cb',
-      customer: {
-        first_name: 'Asha',
-        account_number: 'asha@okbank',
-        email: 'asha@example.com',
-        phone: '+91 98765 43210',
-        zip: '560001',
-        address: '1 MG Road, Bengaluru',
-      },
-      success_url: urls.successUrl,
-      decline_url: urls.declineUrl,
-      cancel_url: urls.cancelUrl,
-      ...extra,
-    });
+  const createUpiViaApi = (extra: Record<string, unknown> = {}) => createViaApi(sandbox, upiBody(extra));
 
   it('shows the UPI page in the payment’s language', async () => {
     const created = await createUpiViaApi({ language: 'HI' });

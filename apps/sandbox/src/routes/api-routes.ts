@@ -3,9 +3,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { cardDigits } from '../cards.ts';
 import { parseInput, type SandboxContext } from '../context.ts';
-import { paymentWire, type SandboxPayment } from '../payments.ts';
+import { EXPIRES_AT_MIN_LEAD_MS } from '../options.ts';
+import { paymentWire, remainingMinor, type SandboxPayment } from '../payments.ts';
 import { pixPayload, qrPngBase64, upiIntent } from '../qr.ts';
-import { ChaosSchema, type CreatePaymentBody, createPaymentSchema, OrderId, RefundSchema } from '../schemas.ts';
+import {
+  ChaosSchema,
+  ChargebackSchema,
+  type CreatePaymentBody,
+  createPaymentSchema,
+  OrderId,
+  RefundSchema,
+} from '../schemas.ts';
 
 const IDEMPOTENCY_KEYS_MAX = 10_000;
 const IdempotencyKey = z.string().min(1).max(255);
@@ -18,7 +26,8 @@ interface Answer {
 /**
  * The server API the store calls with the merchant's secret key: create a card, QR or UPI payment,
  * read a payment, list an order's payments, refund. A retried POST with the same Idempotency-Key
- * gets the first answer again; the same key with another request is a 409.
+ * gets the first answer again; the same key with another request is a 409. The `/admin` calls, with
+ * the same key, are the tester's: the callbacks' misbehaviour, their deliveries, a chargeback.
  */
 export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
   const schema = createPaymentSchema(ctx.storeOrigins);
@@ -57,6 +66,13 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
   }
 
   async function createPayment(body: CreatePaymentBody): Promise<Answer> {
+    const limit = body.method === 'card' ? undefined : body.expires_at;
+    if (limit && limit.getTime() - ctx.clock().getTime() < EXPIRES_AT_MIN_LEAD_MS) {
+      return {
+        status: 422,
+        body: { message: 'The payment would expire before it could be paid.', errors: { expires_at: ['too_soon'] } },
+      };
+    }
     const base = {
       orderId: body.order_id,
       amountMinor: body.amount_minor,
@@ -65,6 +81,7 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
       callbackUrl: body.callback_url,
       // The shopper's language for the pages this payment shows (3-D Secure, the QR and UPI pages).
       language: body.language ?? null,
+      expiresAt: limit,
     };
     switch (body.method) {
       case 'card': {
@@ -82,8 +99,7 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
         // A PIX code for Brazil; for SBP the QR carries the pay link, as the NSPK's QR links do.
         const payload =
           body.scheme === 'pix' ? pixPayload(ctx.merchant, payment.amountMinor, payment.id.slice(4, 29)) : payLink;
-        const expiresAt = new Date(payment.createdAt.getTime() + ctx.paymentTtlMs);
-        payment.qr = { scheme: body.scheme, payload, payLink, expiresAt, image: await qrPngBase64(payload) };
+        payment.qr = { scheme: body.scheme, payload, payLink, image: await qrPngBase64(payload) };
         return {
           status: 201,
           body: {
@@ -93,7 +109,7 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
               image: { media_type: 'image/png', content: payment.qr.image },
               payload,
               pay_link: payLink,
-              expires_at: expiresAt.toISOString(),
+              expires_at: payment.expiresAt.toISOString(),
             },
           },
         };
@@ -186,7 +202,7 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
         if (payment.status !== 'succeeded') {
           return { status: 409, body: { message: `A ${payment.status} payment cannot be refunded.` } };
         }
-        if (amount > payment.amountMinor - payment.refundedMinor) {
+        if (amount > remainingMinor(payment)) {
           return {
             status: 422,
             body: {
@@ -205,6 +221,47 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
               amount_minor: refund.amountMinor,
               status: refund.status,
               created_at: refund.createdAt.toISOString(),
+            },
+          },
+        };
+      });
+      return ctx.sendJson(reply, answer.status, answer.body);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/admin/payments/:id/chargebacks',
+    { onRequest: requireMerchant },
+    async (request, reply) => {
+      const key = idempotencyKey(request);
+      if (!key.ok) return ctx.sendInvalid(reply, { 'idempotency-key': ['invalid'] });
+      const parsed = parseInput(ChargebackSchema, request.body);
+      if (!parsed.ok) return ctx.sendInvalid(reply, parsed.errors);
+      const payment = ctx.book.get(request.params.id);
+      if (!payment) return ctx.sendJson(reply, 404, { message: 'No such payment.' });
+      const amount = parsed.data.amount_minor;
+      const answer = await once(`chargeback:${payment.id}`, key.key, String(amount), async () => {
+        if (payment.status !== 'succeeded') {
+          return { status: 409, body: { message: `A ${payment.status} payment cannot be charged back.` } };
+        }
+        if (amount > remainingMinor(payment)) {
+          return {
+            status: 422,
+            body: {
+              message: 'The chargeback is more than what is left of the payment.',
+              errors: { amount_minor: ['exceeds_remaining'] },
+            },
+          };
+        }
+        const chargeback = ctx.book.chargeBack(payment, amount);
+        return {
+          status: 201,
+          body: {
+            chargeback: {
+              id: chargeback.id,
+              payment_id: chargeback.paymentId,
+              amount_minor: chargeback.amountMinor,
+              created_at: chargeback.createdAt.toISOString(),
             },
           },
         };

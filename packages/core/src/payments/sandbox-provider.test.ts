@@ -93,6 +93,22 @@ describe('sandbox provider: verifyCallback', () => {
     expect(reason(() => provider().verifyCallback(body, moved))).toBe('bad_signature');
   });
 
+  it('parses a chargeback: its type and what the bank took back', () => {
+    const data = { ...payment, status: 'refunded', refunded_minor: 5_000, charged_back_minor: 10_000, version: 4 };
+    const raw = JSON.stringify({ type: 'payment.charged_back', timestamp: '2026-11-24T09:00:00.000Z', data });
+    expect(provider().verifyCallback(raw, signed(current, new Date(), 'evt_cb', raw))).toMatchObject({
+      eventId: 'evt_cb',
+      type: 'payment.charged_back',
+      status: 'refunded',
+      amountMinor: 15_000,
+      refundedMinor: 5_000,
+      chargedBackMinor: 10_000,
+      version: 4,
+    });
+    // A body from before chargebacks has none.
+    expect(provider().verifyCallback(Buffer.from(body), signed(current)).chargedBackMinor).toBe(0);
+  });
+
   it('refuses a correctly signed body that is not a payment event', () => {
     const raw = JSON.stringify({ type: 'payment.succeeded', data: { id: 'pay_1' } });
     expect(() => provider().verifyCallback(raw, signed(current, new Date(), 'evt_3', raw))).toThrow(
@@ -142,10 +158,67 @@ describe('sandbox provider: calls', () => {
     });
   });
 
+  it('sends the order’s expiry with a QR and a UPI payment, and nothing when there is none', async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    const fake: typeof fetch = async (_url, init) => {
+      const sent = JSON.parse(String(init?.body));
+      bodies.push(sent);
+      const next =
+        sent.method === 'qr'
+          ? {
+              type: 'qr',
+              image: { media_type: 'image/png', content: 'iVBORw0KGgo=' },
+              payload: 'http://localhost:3000/sandbox/qr/pay_1',
+              pay_link: 'http://localhost:3000/sandbox/qr/pay_1',
+              expires_at: '2026-11-23T12:10:00.000Z',
+            }
+          : { type: 'redirect', url: 'http://localhost:3000/sandbox/upi/pay_1', intent: 'upi://pay?pa=x' };
+      return respond(201, { payment: { ...payment, method: sent.method, status: 'init' }, next_action: next })();
+    };
+    const expiresAt = new Date('2026-11-23T12:10:00.000Z');
+    const base = { orderId: 'order-1', amountMinor: 15_000, description: 'Steam 100', idempotencyKey: 'attempt-1' };
+    const qr = await provider(fake).createPayment({ ...base, method: 'qr', scheme: 'sbp', currency: 'RUB', expiresAt });
+    expect(qr.expiresAt).toEqual(expiresAt);
+    const upi = {
+      ...base,
+      method: 'upi' as const,
+      currency: 'INR',
+      customer: {
+        firstName: 'Asha',
+        accountNumber: 'asha@okbank',
+        email: 'asha@example.com',
+        phone: '+91 98765 43210',
+        zip: '560001',
+        address: '1 MG Road',
+      },
+      successUrl: 'http://localhost:3000/?ok',
+      declineUrl: 'http://localhost:3000/?no',
+      cancelUrl: 'http://localhost:3000/',
+    };
+    await provider(fake).createPayment({ ...upi, expiresAt });
+    await provider(fake).createPayment(upi);
+    expect(bodies.map((sent) => sent.expires_at)).toEqual([
+      '2026-11-23T12:10:00.000Z',
+      '2026-11-23T12:10:00.000Z',
+      undefined,
+    ]);
+    expect(bodies[2]).not.toHaveProperty('expires_at');
+  });
+
+  it('reads what was charged back of a payment', async () => {
+    const read = respond(200, { ...payment, status: 'refunded', charged_back_minor: 15_000, version: 3 });
+    expect(await provider(read).getPayment('pay_1')).toMatchObject({
+      status: 'refunded',
+      refundedMinor: 0,
+      chargedBackMinor: 15_000,
+    });
+    expect((await provider(respond(200, payment)).getPayment('pay_1')).chargedBackMinor).toBe(0);
+  });
+
   it('turns a 422 into a ValidationError on the port’s field names', async () => {
     const refusal = respond(422, {
       message: 'invalid',
-      errors: { 'card.number': ['luhn'], success_url: ['required'] },
+      errors: { 'card.number': ['luhn'], success_url: ['required'], expires_at: ['too_soon'] },
     });
     const error = await provider(refusal)
       .createPayment(card)
@@ -154,6 +227,7 @@ describe('sandbox provider: calls', () => {
     expect((error as ValidationError).errors).toEqual({
       'card.number': [ErrorKeys.invalidValue],
       successUrl: [ErrorKeys.requiredField],
+      expiresAt: [ErrorKeys.invalidValue],
     });
   });
 

@@ -134,6 +134,7 @@ const FIELD_NAMES: Record<string, string> = {
   'customer.account_number': 'customer.accountNumber',
   'payer.personal_id': 'payer.personalId',
   'payer.first_name': 'payer.firstName',
+  expires_at: 'expiresAt',
 };
 
 function toPayment(wire: PaymentWire): ProviderPayment {
@@ -353,6 +354,7 @@ export function createSandboxPaymentProvider(config: SandboxProviderConfig): Pay
             scheme: request.scheme,
             return_url: request.returnUrl,
             payer: request.payer && { personal_id: request.payer.personalId, first_name: request.payer.firstName },
+            expires_at: request.expiresAt?.toISOString(),
           },
           request.idempotencyKey,
         );
@@ -384,6 +386,7 @@ export function createSandboxPaymentProvider(config: SandboxProviderConfig): Pay
             success_url: request.successUrl,
             decline_url: request.declineUrl,
             cancel_url: request.cancelUrl,
+            expires_at: request.expiresAt?.toISOString(),
           },
           request.idempotencyKey,
         );
