@@ -138,6 +138,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
         amountMinor: order.totalMinor,
         currency: 'BRL',
         refundedMinor: 0,
+        chargedBackMinor: 0,
         failureReason: null,
         card: { brand: 'visa', last4: '4242' },
         version: 2,

@@ -47,6 +47,7 @@ export const ErrorKeys = {
   outOfStock: 'validation.outOfStock',
   emptyBasket: 'validation.emptyBasket',
   insufficientFunds: 'validation.insufficientFunds',
+  balanceOwed: 'validation.balanceOwed',
   orderNotPayable: 'validation.orderNotPayable',
   invalidCardNumber: 'validation.invalidCardNumber',
   amountMismatch: 'validation.amountMismatch',
@@ -85,6 +86,8 @@ export const ErrorTexts: Record<ErrorKey, string> = {
   'validation.outOfStock': 'There are not enough codes of this product in stock.',
   'validation.emptyBasket': 'Your basket is empty.',
   'validation.insufficientFunds': 'Your balance is too low for this order.',
+  'validation.balanceOwed':
+    'Your account owes money for a payment that was given back: top up to settle it before paying from the balance.',
   'validation.orderNotPayable': 'This order can no longer be paid.',
   'validation.invalidCardNumber': 'This card number is not valid.',
   'validation.amountMismatch': 'This amount is not the order’s total.',

@@ -12,6 +12,11 @@ export const UserSchema = z.object({
   activated: z.boolean(),
   balance: z.number(),
   balance_minor: z.int(),
+  /**
+   * What the customer owes the store, in minor units: a top-up the provider gave back after it was
+   * spent. Spending from the balance waits until a top-up has paid it. Absent is nothing owed.
+   */
+  owed_minor: z.optional(z.int()),
   locale: z.string(),
   created_at: z.string(),
 });
@@ -25,7 +30,11 @@ export type AuthResponse = z.infer<typeof AuthResponseSchema>;
 export const UserResponseSchema = z.object({ user: UserSchema });
 export type UserResponse = z.infer<typeof UserResponseSchema>;
 
-export const BalanceResponseSchema = z.object({ balance: z.number(), balance_minor: z.int() });
+export const BalanceResponseSchema = z.object({
+  balance: z.number(),
+  balance_minor: z.int(),
+  owed_minor: z.optional(z.int()),
+});
 export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
 
 /** Calls whose answer is only that they worked (a mail was queued, a password was set). */

@@ -156,6 +156,7 @@ describe('POST /payment with the store’s own card form', () => {
     expect((await call(ctx.app, 'GET', '/api/user/balance', { token: customer.token })).body).toEqual({
       balance: 150,
       balance_minor: 15_000,
+      owed_minor: 0,
     });
     expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
     // The credit is told by email, through the outbox, once.

@@ -245,8 +245,8 @@ export function createAccountService({
     },
 
     async getBalance(userId: string) {
-      const { balance, balance_minor } = toUserView(await requireUser(userId));
-      return { balance, balance_minor };
+      const { balance, balance_minor, owed_minor } = toUserView(await requireUser(userId));
+      return { balance, balance_minor, owed_minor };
     },
 
     /**

@@ -12,6 +12,7 @@ export function toUserView(user: UserRow): User {
     activated: user.activatedAt !== null,
     balance: minorToDisplay(int8ToNumber(user.balanceMinor)),
     balance_minor: int8ToNumber(user.balanceMinor),
+    owed_minor: int8ToNumber(user.owedMinor),
     locale: user.locale,
     created_at: user.createdAt.toISOString(),
   };

@@ -79,6 +79,19 @@ export class InsufficientFundsError extends ValidationError {
   }
 }
 
+/**
+ * A customer who owes the store (a top-up given back after it was spent) spends nothing from the
+ * balance until the debt is paid: a 422 on `balance`.
+ */
+export class BalanceOwedError extends ValidationError {
+  constructor() {
+    super(
+      { balance: [ErrorKeys.balanceOwed] },
+      'Your account owes money for a payment that was given back: top up to settle it before paying from the balance.',
+    );
+  }
+}
+
 export interface Transfer {
   key: string;
   kind: LedgerTransferKind;
@@ -89,6 +102,11 @@ export interface Transfer {
   orderId?: string | null | undefined;
   /** The provider's payment the movement follows from: what a refund of that payment reverses. */
   paymentId?: string | null | undefined;
+  /**
+   * A spend: taken from the balance only while the customer owes nothing (BalanceOwedError
+   * otherwise). Reversals and settlements take from the balance whatever is owed.
+   */
+  spend?: boolean;
 }
 
 function assertAmount(amountMinor: number) {
@@ -147,6 +165,7 @@ export async function transfer(tx: Queryable, transfer: Transfer): Promise<Trans
         UPDATE users SET balance_minor = balance_minor + ${balanceChange}::bigint,
                          owed_minor = owed_minor + ${owedChange}::bigint, updated_at = now()
         WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM made) AND balance_minor >= ${needs}::bigint
+          AND (${transfer.spend === true} = false OR owed_minor = 0)
         RETURNING balance_minor, owed_minor
       )`
     : Prisma.empty;
@@ -169,6 +188,12 @@ export async function transfer(tx: Queryable, transfer: Transfer): Promise<Trans
   if (!userId) return { moved: true, customer: null };
   if (row.balanceMinor === null || row.owedMinor === null) {
     // The guard refused it (or the customer is gone): the statement's transfer is rolled back with `tx`.
+    if (transfer.spend) {
+      const [owing] = await tx.query<{ owedMinor: number }>(
+        Prisma.sql`SELECT owed_minor AS "owedMinor" FROM users WHERE id = ${userId}::uuid`,
+      );
+      if (owing && owing.owedMinor > 0) throw new BalanceOwedError();
+    }
     if (needs > 0) throw new InsufficientFundsError();
     throw new Error(`customer ${userId} does not exist`);
   }
@@ -263,6 +288,14 @@ export type LedgerProblem =
   | { kind: 'unbalanced_transfer'; transferId: string; key: string; legs: number; sumMinor: number }
   | { kind: 'books_not_zero'; sumMinor: number };
 
+export interface Receivable {
+  userId: string;
+  email: string;
+  owedMinor: number;
+  balanceMinor: number;
+  since: Date | null;
+}
+
 export interface AccountTotal {
   account: LedgerAccount;
   provider: string | null;
@@ -293,6 +326,17 @@ export function createLedgerService({ db }: LedgerServiceDeps) {
         ORDER BY e.created_at DESC, e.id DESC
         LIMIT ${limit}`);
       return { balanceMinor: customer?.balanceMinor ?? 0, owedMinor: customer?.owedMinor ?? 0, entries };
+    },
+
+    /** Customers who owe the store, largest debt first, with when their debt last grew. */
+    async receivables(limit = 50): Promise<Receivable[]> {
+      return sql.query<Receivable>(Prisma.sql`
+        SELECT u.id AS "userId", u.email, u.owed_minor AS "owedMinor", u.balance_minor AS "balanceMinor",
+               (SELECT MAX(e.created_at) FROM ledger_entries e
+                WHERE e.user_id = u.id AND e.account = 'CUSTOMER_RECEIVABLE' AND e.amount_minor < 0) AS since
+        FROM users u WHERE u.owed_minor > 0
+        ORDER BY u.owed_minor DESC, u.email
+        LIMIT ${limit}`);
     },
 
     /** Every account's balance: the customers' together by kind, the others one by one. */

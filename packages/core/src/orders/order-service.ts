@@ -13,7 +13,14 @@ import {
 import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
-import { accounts, creditCustomer, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
+import {
+  accounts,
+  BalanceOwedError,
+  creditCustomer,
+  InsufficientFundsError,
+  ledgerKeys,
+  transfer,
+} from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
 import { noPaymentDeciding } from '../promo/promo-sql.ts';
@@ -213,9 +220,10 @@ export function createOrderService({
     const orderId = randomUUID();
     const createdAt = clock();
     const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
-    const rows = await on.query<BasketLineRow & { orderId: string | null; balanceMinor: number }>(Prisma.sql`
+    const rows = await on.query<BasketLineRow & { orderId: string | null; balanceMinor: number; owedMinor: number }>(
+      Prisma.sql`
       WITH customer AS (
-        SELECT id, balance_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
+        SELECT id, balance_minor, owed_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
       ), basket AS (
         SELECT p.id, p.name, p.price_minor, p.stock_count, bl.quantity, bl.position
         FROM customer c
@@ -236,8 +244,9 @@ export function createOrderService({
         SELECT gen_random_uuid(), created.id, b.id, b.name, b.quantity, b.price_minor FROM created, basket b
       )
       SELECT b.id, b.name, b.price_minor, b.stock_count, b.quantity, (SELECT id FROM created) AS "orderId",
-             (SELECT balance_minor FROM customer) AS "balanceMinor"
-      FROM basket b ORDER BY b.position, b.id`);
+             (SELECT balance_minor FROM customer) AS "balanceMinor", (SELECT owed_minor FROM customer) AS "owedMinor"
+      FROM basket b ORDER BY b.position, b.id`,
+    );
     if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
     const short = rows.filter((row) => row.quantity > row.stock_count);
     if (short.length > 0) {
@@ -263,7 +272,7 @@ export function createOrderService({
           expiresAt,
         }
       : null;
-    return { order, rows, balanceMinor: first.balanceMinor };
+    return { order, rows, balanceMinor: first.balanceMinor, owedMinor: first.owedMinor };
   }
 
   /**
@@ -332,6 +341,7 @@ export function createOrderService({
         order = { ...order, discountMinor: discount.discountMinor, totalMinor };
       }
 
+      if (type === 'SPENDING' && placed.owedMinor > 0 && order.totalMinor > 0) throw new BalanceOwedError();
       if (type === 'SPENDING' && placed.balanceMinor < order.totalMinor) throw new InsufficientFundsError();
       if (order.totalMinor > 0) return { order, emailId: null };
       // Nothing left to pay (a promo code took the whole price): the order completes now.
@@ -462,6 +472,7 @@ export function createOrderService({
             amountMinor: locked.totalMinor,
             orderId,
             paymentId: payment.id,
+            spend: true,
           });
           const outcome = await payAndFulfil(tx, locked, { paymentId: payment.id, provider: null });
           current = { status: outcome.status, refundedMinor: outcome.refundedMinor };

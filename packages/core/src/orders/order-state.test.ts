@@ -24,6 +24,8 @@ describe('the order state machine', () => {
         'CANCELLED>PAID',
         'PAID>FULFILLED',
         'PAID>PARTIALLY_REFUNDED',
+        'FULFILLED>PARTIALLY_REFUNDED',
+        'PARTIALLY_REFUNDED>PARTIALLY_REFUNDED',
         'PAID>REFUNDED',
         'FULFILLED>REFUNDED',
         'PARTIALLY_REFUNDED>REFUNDED',

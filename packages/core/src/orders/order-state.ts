@@ -12,14 +12,16 @@ import { ConflictError, NotFoundError } from '../shared/errors.ts';
  * one that was called off. A payment confirmed by the provider after any unpaid ending still moves
  * the order to PAID: the money then buys the goods, or goes back to the balance where the codes are
  * gone, and is never kept without either. REFUNDED is reached by a fulfilment that delivered
- * nothing, or by an operator refunding a paid order.
+ * nothing, by an operator refunding a paid order, or by the provider giving all of its payment back;
+ * PARTIALLY_REFUNDED by a shortfall at fulfilment or a part given back later, and again by each
+ * further part (its refunded amount grows) until the whole is back.
  */
 export const ALLOWED_FROM: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   CREATED: [],
   PENDING: ['CREATED'],
   PAID: ['CREATED', 'PENDING', 'EXPIRED', 'FAILED', 'CANCELLED'],
   FULFILLED: ['PAID'],
-  PARTIALLY_REFUNDED: ['PAID'],
+  PARTIALLY_REFUNDED: ['PAID', 'FULFILLED', 'PARTIALLY_REFUNDED'],
   REFUNDED: ['PAID', 'FULFILLED', 'PARTIALLY_REFUNDED'],
   FAILED: ['CREATED', 'PENDING'],
   CANCELLED: ['CREATED', 'PENDING'],

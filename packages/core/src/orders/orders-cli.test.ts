@@ -6,7 +6,7 @@ import { createCodeCipher, devCodeKey, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
-import { adjustBalance } from '../ledger/ledger-service.ts';
+import { accounts, adjustBalance, transfer } from '../ledger/ledger-service.ts';
 import { formatMinor, parseOrdersCommand, runOrdersCli } from './orders-cli.ts';
 
 const cipher = createCodeCipher(devCodeKey());
@@ -87,6 +87,10 @@ describe('parseOrdersCommand', () => {
       command: { kind: 'ledger', customer: 'a@b.c', limit: 100 },
     });
     expect(parseOrdersCommand(['verify-balances'])).toEqual({ ok: true, command: { kind: 'verify-balances' } });
+    expect(parseOrdersCommand(['receivables', '--limit', '5'])).toEqual({
+      ok: true,
+      command: { kind: 'receivables', limit: 5 },
+    });
     expect(parseOrdersCommand([])).toEqual({ ok: true, command: { kind: 'help' } });
   });
 
@@ -173,6 +177,39 @@ describe('runOrdersCli', () => {
     expect(ledger.out).toContain(`refund:${order.id}:operator`);
     expect(ledger.out).toContain('adjustment');
     expect(await run(['ledger', 'nobody@example.com'])).toMatchObject({ code: 1 });
+  });
+
+  it('lists the customers who owe the store, largest debt first, and the debt in their ledger', async () => {
+    const owing = async (owedMinor: number) => {
+      const user = await database.prisma.user.create({
+        data: { email: `owes.${randomUUID()}@example.com`, name: 'Owes', passwordHash: 'x' },
+      });
+      await sqlOf(database.prisma).transaction((tx) =>
+        transfer(tx, {
+          key: `test:${randomUUID()}`,
+          kind: 'PROVIDER_REFUND',
+          from: accounts.receivable(user.id),
+          to: accounts.clearing('sandbox'),
+          amountMinor: owedMinor,
+        }),
+      );
+      return user;
+    };
+    const small = await owing(150);
+    const large = await owing(9_000);
+    const listed = await run(['receivables']);
+    expect(listed.code).toBe(0);
+    const lines = listed.out.split('\n');
+    const largeAt = lines.findIndex((line) => line.includes(large.email));
+    const smallAt = lines.findIndex((line) => line.includes(small.email));
+    expect(largeAt).toBeGreaterThan(0);
+    expect(smallAt).toBeGreaterThan(largeAt);
+    expect(lines[largeAt]).toContain('90.00 BRL');
+    expect(lines[smallAt]).toContain('1.50 BRL');
+    const ledger = await run(['ledger', large.email]);
+    expect(ledger.out).toContain('balance 0.00 BRL, owes 90.00 BRL');
+    expect(ledger.out).toMatch(/provider_refund\s+receivable\s+-90\.00 BRL/);
+    expect(await run(['verify-balances'])).toMatchObject({ code: 0 });
   });
 
   it('verifies that every balance equals its ledger, and exits 1 when one does not', async () => {

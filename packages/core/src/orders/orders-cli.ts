@@ -37,6 +37,10 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
       codes already delivered stay with the customer. WORD (default operator) names the refund in
       the ledger: lower-case letters, digits and -. The customer gets an email (written to the
       outbox, sent by the running store or worker within a minute; its link is PUBLIC_URL's).
+  receivables [--limit N]
+      Customers who owe the store (a top-up or a refund given back by the provider after the
+      balance was spent), largest debt first: they cannot spend from the balance until a top-up
+      pays it.
   ledger EMAIL|USER_ID [--limit N]
       The customer's balance, what they owe, and their ledger entries (both accounts), newest first.
   verify-balances
@@ -52,6 +56,7 @@ export type OrdersCommand =
   | { kind: 'import-codes'; productId: number; file: string }
   | { kind: 'list'; status?: OrderStatus; limit: number }
   | { kind: 'refund'; orderId: string; reason: string }
+  | { kind: 'receivables'; limit: number }
   | { kind: 'ledger'; customer: string; limit: number }
   | { kind: 'verify-balances' };
 
@@ -121,13 +126,21 @@ function parse(command: string, args: string[]): ParsedOrdersCommand {
       if (errors.length > 0) return { ok: false, errors };
       return { ok: true, command: { kind: 'ledger', customer: (positionals[0] as string).trim(), limit } };
     }
+    case 'receivables': {
+      const { values } = parseArgs({ args, strict: true, options: { limit: { type: 'string' } } });
+      const limit = wholeNumber('limit', values.limit, 1_000, errors) ?? 50;
+      if (errors.length > 0) return { ok: false, errors };
+      return { ok: true, command: { kind: 'receivables', limit } };
+    }
     case 'verify-balances':
       parseArgs({ args, strict: true, options: {} });
       return { ok: true, command: { kind: 'verify-balances' } };
     default:
       return {
         ok: false,
-        errors: [`'${command}' is not a command: use import-codes, list, refund, ledger or verify-balances`],
+        errors: [
+          `'${command}' is not a command: use import-codes, list, refund, receivables, ledger or verify-balances`,
+        ],
       };
   }
 }
@@ -199,6 +212,22 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       io.out(
         `order ${command.orderId}: ${formatMinor(refundedMinor)} refunded to the balance; the customer is emailed`,
       );
+      return 0;
+    }
+    case 'receivables': {
+      const owing = await createLedgerService({ db }).receivables(command.limit);
+      if (owing.length === 0) {
+        io.out('no customer owes the store');
+        return 0;
+      }
+      const rows = owing.map((row) => [
+        row.email,
+        row.userId,
+        formatMinor(row.owedMinor),
+        formatMinor(row.balanceMinor),
+        row.since?.toISOString() ?? '-',
+      ]);
+      for (const line of textTable(['CUSTOMER', 'ID', 'OWES', 'BALANCE', 'SINCE'], rows)) io.out(line);
       return 0;
     }
     case 'ledger': {

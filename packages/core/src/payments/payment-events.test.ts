@@ -201,48 +201,6 @@ describe('callbacks out of order', () => {
   });
 });
 
-describe('a refund at the provider', () => {
-  it('in full, of the payment that paid the order, ends the order refunded; codes and balance stay', async () => {
-    const { user, orderId, totalMinor } = await purchaseOrder({ quantity: 1 });
-    await cardPayment(orderId, totalMinor, 'pay_refund_full');
-    const { intake, processor, eventIds } = pipeline();
-    const base = { orderId, amountMinor: totalMinor, providerPaymentId: 'pay_refund_full' };
-    await intake.receiveCallback(event({ ...base, status: 'succeeded', version: 2 }));
-    await intake.receiveCallback(event({ ...base, status: 'refunded', version: 3, refundedMinor: totalMinor }));
-    const [success, refund] = eventIds() as [string, string];
-    expect((await processor.processEvent(success)).outcome).toBe('completed');
-    expect((await processor.processEvent(refund)).outcome).toBe('order_refunded');
-    expect(await orderOf(orderId)).toMatchObject({ status: 'REFUNDED', refundedMinor: totalMinor });
-    expect(await orders.paymentStatus(user.id, orderId)).toMatchObject({ status: 'refunded' });
-    expect(await soldCodes(orderId)).toBe(1);
-    expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ balanceMinor: 0n });
-    await expectLedgerBalanced();
-  });
-
-  it('in part leaves the order as it is; a refund overtaking its success never completes the order', async () => {
-    const partial = await purchaseOrder({ quantity: 1 });
-    await cardPayment(partial.orderId, partial.totalMinor, 'pay_refund_part');
-    const { intake, processor, eventIds } = pipeline();
-    const base = { orderId: partial.orderId, amountMinor: partial.totalMinor, providerPaymentId: 'pay_refund_part' };
-    await intake.receiveCallback(event({ ...base, status: 'succeeded', version: 2 }));
-    await intake.receiveCallback(event({ ...base, status: 'succeeded', version: 3, refundedMinor: 100 }));
-    for (const id of eventIds()) await processor.processEvent(id);
-    expect(await orderOf(partial.orderId)).toMatchObject({ status: 'FULFILLED', refundedMinor: 0 });
-
-    const early = await purchaseOrder({ quantity: 1 });
-    await cardPayment(early.orderId, early.totalMinor, 'pay_refund_early');
-    const other = pipeline();
-    const earlyBase = { orderId: early.orderId, amountMinor: early.totalMinor, providerPaymentId: 'pay_refund_early' };
-    await other.intake.receiveCallback(event({ ...earlyBase, status: 'refunded', version: 3, refundedMinor: 1 }));
-    await other.intake.receiveCallback(event({ ...earlyBase, status: 'succeeded', version: 2 }));
-    const [refund, success] = other.eventIds() as [string, string];
-    expect((await other.processor.processEvent(refund)).outcome).toBe('recorded');
-    expect((await other.processor.processEvent(success)).outcome).toBe('stale');
-    expect(await orderOf(early.orderId)).toMatchObject({ status: 'CREATED', paymentId: null });
-    expect(await soldCodes(early.orderId)).toBe(0);
-  });
-});
-
 describe('callbacks that do not match', () => {
   it('a wrong amount or currency is stored, marked and never applied', async () => {
     const { orderId, totalMinor } = await purchaseOrder({ quantity: 1 });

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { z } from 'zod';
+import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import type { CompletionOutcome, OrderService } from '../orders/order-service.ts';
-import { type LockedOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
+import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { type ReversalKind, reversePayment } from './payment-reversal.ts';
 import type {
   PaymentCallbackEvent,
   PaymentEventType,
@@ -38,8 +40,14 @@ export type EventOutcome =
   | 'recorded'
   /** The payment failed and the order, with no other payment under way, failed with it. */
   | 'order_failed'
-  /** The provider refunded in full the payment that paid the order: the order ended REFUNDED. */
+  /** The provider gave back all of the payment that paid the order: the order ended REFUNDED. */
   | 'order_refunded'
+  /** The provider gave back part of the payment that paid the order: the order is PARTIALLY_REFUNDED. */
+  | 'order_partially_refunded'
+  /** The provider gave back (part of) a payment that did not pay the order: what it produced is reversed. */
+  | 'reversed'
+  /** The payment came in and went back before the store applied it: on the books, the order untouched. */
+  | 'returned_unapplied'
   /** The event's amount or currency was not the payment's: nothing changed. */
   | 'amount_mismatch'
   /** The event named an order its payment does not belong to: nothing changed. */
@@ -89,6 +97,8 @@ const StoredEventSchema = z.object({
   amountMinor: z.int().positive(),
   currency: z.string(),
   refundedMinor: z.int().nonnegative(),
+  /** Events stored before chargebacks were read carry none. */
+  chargedBackMinor: z.int().nonnegative().default(0),
   failureReason: z.string().nullable(),
   card: z.object({ brand: z.string().max(32), last4: z.string().regex(/^\d{4}$/) }).nullable(),
   version: z.int().nonnegative(),
@@ -96,6 +106,17 @@ const StoredEventSchema = z.object({
 type StoredEvent = z.infer<typeof StoredEventSchema>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What of the payment the provider has given back, by refunds and by chargebacks. A payment it calls
+ * `refunded` is all given back: without totals to say how, the rest counts as refunded.
+ */
+function givenBack(event: StoredEvent): { refundedMinor: number; chargedBackMinor: number } {
+  const chargedBackMinor = Math.min(event.chargedBackMinor, event.amountMinor);
+  const refundedMinor = Math.min(event.refundedMinor, event.amountMinor - chargedBackMinor);
+  if (event.status === 'refunded') return { refundedMinor: event.amountMinor - chargedBackMinor, chargedBackMinor };
+  return { refundedMinor, chargedBackMinor };
+}
 
 /** Errors are kept on the row for the operator, never with more than this. */
 const LAST_ERROR_MAX = 500;
@@ -205,6 +226,7 @@ export function createPaymentEventIntake({
       amountMinor: event.amountMinor,
       currency: event.currency,
       refundedMinor: event.refundedMinor,
+      chargedBackMinor: event.chargedBackMinor,
       failureReason: event.failureReason,
       card: event.card,
       version: event.version,
@@ -275,12 +297,16 @@ interface PaymentRow {
   currency: string;
   providerPaymentId: string | null;
   providerVersion: number;
+  /** What of it the store has reversed: refunds, chargebacks. */
+  refundedMinor: number;
+  chargedBackMinor: number;
 }
 
 /** The payment row an event is about, as the processor reads it. */
 const PAYMENT_COLUMNS = Prisma.sql`
   id, order_id AS "orderId", status, amount_minor AS "amountMinor", currency,
-  provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion"`;
+  provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion",
+  refunded_minor AS "refundedMinor", charged_back_minor AS "chargedBackMinor"`;
 
 /** The event's row, its order's and its payment's, as processEvent's one statement locks and reads them. */
 interface LockedEventRow extends Partial<LockedOrder> {
@@ -422,6 +448,7 @@ export function createPaymentEventProcessor({
     if (event.version <= payment.providerVersion) return { outcome: 'stale', ...base };
 
     const status = STATUS_OF[event.status];
+    const { refundedMinor, chargedBackMinor } = givenBack(event);
     const applied = {
       ...base,
       paymentUpdate: Prisma.sql`
@@ -430,13 +457,33 @@ export function createPaymentEventProcessor({
           provider_payment_id = ${event.providerPaymentId},
           card_brand = COALESCE(${event.card?.brand ?? null}, card_brand),
           card_last4 = COALESCE(${event.card?.last4 ?? null}, card_last4),
+          refunded_minor = GREATEST(refunded_minor, ${refundedMinor}::bigint),
+          charged_back_minor = GREATEST(charged_back_minor, ${chargedBackMinor}::bigint),
           updated_at = now()
         WHERE id = ${payment.id}::uuid`,
     };
 
-    if (status === 'SUCCEEDED' && payment.status !== 'SUCCEEDED' && payment.status !== 'REFUNDED') {
+    // The money came in when the provider first says succeeded (or, late, refunded): the one moment
+    // it pays the order, or is put on the books as having paid for nothing.
+    const captured = payment.status === 'SUCCEEDED' || payment.status === 'REFUNDED';
+    const moneyIn = status === 'SUCCEEDED' || status === 'REFUNDED';
+    let outcome: EventOutcome = 'recorded';
+    let emailId: string | null = null;
+    if (moneyIn && !captured && status === 'REFUNDED') {
+      // Given back before the store applied it: it bought nothing, and the order is left as it is.
+      await transfer(tx, {
+        key: ledgerKeys.unapplied(payment.id),
+        kind: 'UNAPPLIED',
+        from: accounts.clearing(row.provider),
+        to: accounts.suspense,
+        amountMinor: event.amountMinor,
+        orderId: order.id,
+        paymentId: payment.id,
+      });
+      outcome = 'returned_unapplied';
+    } else if (moneyIn && !captured) {
       // The order is locked above and the payment checked to be its own.
-      const { emailId, ...completion } = await orders.completePaidOrderInTransaction(
+      const completion = await orders.completePaidOrderInTransaction(
         tx,
         {
           orderId: order.id,
@@ -447,38 +494,56 @@ export function createPaymentEventProcessor({
         },
         order,
       );
-      return { outcome: completion.outcome, ...applied, emailId };
-    }
-    if (status === 'PENDING' || status === 'INIT') {
+      outcome = completion.outcome;
+      emailId = completion.emailId;
+    } else if (status === 'PENDING' || status === 'INIT') {
       await transitionOrders(tx, [order.id], 'PENDING');
-      return { outcome: 'recorded', ...applied };
-    }
-    if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
+    } else if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
       // Another payment of the order that succeeded or is still deciding keeps the order open.
       const [others] = await tx.query<{ count: number }>(Prisma.sql`
         SELECT COUNT(*)::int AS count FROM payments
         WHERE order_id = ${order.id}::uuid AND id <> ${payment.id}::uuid AND status IN ('SUCCEEDED', 'PENDING')`);
       if (others?.count === 0) {
         await transitionOrders(tx, [order.id], 'FAILED');
-        return { outcome: 'order_failed', ...applied };
+        outcome = 'order_failed';
       }
     }
-    if (status === 'REFUNDED' && order.paymentId === payment.id) {
-      // The money that paid the order went back to the card: the order says so. Codes already
-      // delivered stay delivered; the balance is not touched (nothing came from it).
-      const moved = await transitionOrders(tx, [order.id], 'REFUNDED', { refundedMinor: order.totalMinor });
-      if (moved.length > 0) {
-        logger.warn({ orderId: order.id, paymentId: payment.id }, 'the provider refunded the order in full');
-        return { outcome: 'order_refunded', ...applied };
+
+    if (moneyIn) {
+      const reversals: Array<[ReversalKind, number, number]> = [
+        ['refund', refundedMinor, payment.refundedMinor],
+        ['chargeback', chargedBackMinor, payment.chargedBackMinor],
+      ];
+      for (const [kind, totalMinor, before] of reversals) {
+        if (totalMinor <= before) continue;
+        // As the completion above may have left it: paid by this payment, part refunded already.
+        const current = (await lockOrder(tx, order.id)) ?? order;
+        const reversal = await reversePayment(
+          tx,
+          {
+            kind,
+            payment: { id: payment.id, provider: row.provider },
+            order: current,
+            totalMinor,
+            amountMinor: totalMinor - before,
+          },
+          logger,
+        );
+        logger.warn(
+          { orderId: order.id, paymentId: payment.id, kind, totalMinor, ...reversal },
+          'the provider gave back a payment: what it produced in the store is reversed',
+        );
+        if (outcome !== 'returned_unapplied') {
+          outcome =
+            reversal.orderStatus === 'REFUNDED'
+              ? 'order_refunded'
+              : reversal.orderStatus === 'PARTIALLY_REFUNDED'
+                ? 'order_partially_refunded'
+                : 'reversed';
+        }
       }
     }
-    if (status === 'REFUNDED' || event.refundedMinor > 0) {
-      logger.warn(
-        { orderId: order.id, paymentId: payment.id, refundedMinor: event.refundedMinor },
-        'the provider refunded a payment; the order is left as it is',
-      );
-    }
-    return { outcome: 'recorded', ...applied };
+    return { outcome, ...applied, emailId };
   }
 
   async function sendReceipt(emailId: string | null) {
