@@ -5,8 +5,11 @@ import {
   createJobHandlers,
   createMailer,
   createOrderService,
+  createPaymentEventIntake,
   createPaymentEventProcessor,
   createPromoService,
+  createProviderRefunds,
+  createSandboxPaymentProvider,
   type JobQueue,
   startOrderExpirySweep,
   startOutboxSweep,
@@ -18,6 +21,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, devMailboxEnabled, loggerOptions } from './app.ts';
 import { loadEnv } from './env.ts';
+import { sandboxProviderConfig } from './plugins/payments-sandbox.ts';
 
 /** Starts the store: database (PostgreSQL or embedded PGlite), queue, HTTP. Only this file listens. */
 async function main() {
@@ -68,6 +72,12 @@ async function main() {
                 publicUrl: env.PUBLIC_URL,
               }),
               queue: self,
+              logger,
+            }),
+            providerRefunds: createProviderRefunds({
+              db: database.prisma,
+              provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+              intake: createPaymentEventIntake({ db: database.prisma, queue: self, logger }),
               logger,
             }),
           }),

@@ -6,8 +6,11 @@ import {
   createJobHandlers,
   createOrderService,
   createOutboxMailer,
+  createPaymentEventIntake,
   createPaymentEventProcessor,
   createPromoService,
+  createProviderRefunds,
+  createSandboxPaymentProvider,
   type DevMailbox,
   type EnqueueOptions,
   type JobQueue,
@@ -21,6 +24,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/env.ts';
+import { sandboxProviderConfig } from '../src/plugins/payments-sandbox.ts';
 
 export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -68,6 +72,12 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
               logger: jobLogger,
             }),
             queue: self,
+            logger: jobLogger,
+          }),
+          providerRefunds: createProviderRefunds({
+            db: database.prisma,
+            provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+            intake: createPaymentEventIntake({ db: database.prisma, queue: self, logger: jobLogger }),
             logger: jobLogger,
           }),
         }),

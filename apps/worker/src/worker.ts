@@ -8,6 +8,7 @@ import {
   createPaymentEventProcessor,
   createPaymentReconciler,
   createPromoService,
+  createProviderRefunds,
   createSandboxPaymentProvider,
   type JobQueue,
   type Logger,
@@ -23,10 +24,16 @@ export interface WorkerOptions {
   logger: Logger;
 }
 
-/** Asks the provider about payments waiting too long; none without the provider's address. */
-function paymentReconciler(env: Env, db: PrismaClient, queue: JobQueue, logger: Logger) {
+/**
+ * What the worker does at the provider: asks about payments waiting too long, and sends refunds to
+ * the card; nothing without the provider's address (refunds then wait, PENDING, for a worker that has it).
+ */
+function providerWork(env: Env, db: PrismaClient, queue: JobQueue, logger: Logger) {
   if (!env.SANDBOX_URL || !env.SANDBOX_API_KEY) {
-    logger.warn({}, 'SANDBOX_URL is not set: payments waiting too long are not asked about at the provider');
+    logger.warn(
+      {},
+      'SANDBOX_URL is not set: payments waiting too long are not asked about at the provider, and refunds to the card wait',
+    );
     return undefined;
   }
   const provider = createSandboxPaymentProvider({
@@ -37,13 +44,17 @@ function paymentReconciler(env: Env, db: PrismaClient, queue: JobQueue, logger: 
     callbackUrl: env.PAYMENTS_CALLBACK_URL ?? new URL('/api/payments/callback', env.PUBLIC_URL).toString(),
   });
   const intake = createPaymentEventIntake({ db, queue, logger });
-  return createPaymentReconciler({ db, provider, intake, logger });
+  return {
+    reconciler: createPaymentReconciler({ db, provider, intake, logger }),
+    refunds: createProviderRefunds({ db, provider, intake, logger }),
+  };
 }
 
 /**
  * Runs core's job handlers against the shared database, delivers mail over SMTP, sweeps the outbox
  * for emails whose job was lost or finished without sending them, expires unpaid orders, hands on
- * stored payment events that lost their job and asks the provider about payments waiting too long.
+ * stored payment events and refunds that lost their job and asks the provider about payments waiting
+ * too long.
  */
 export async function startWorker({ env, logger }: WorkerOptions) {
   // The API applies migrations; the worker waits for the schema rather than racing it.
@@ -67,10 +78,17 @@ export async function startWorker({ env, logger }: WorkerOptions) {
     publicUrl: env.PUBLIC_URL,
   });
   const paymentEvents = createPaymentEventProcessor({ db: database.prisma, orders, queue, logger });
+  const atProvider = providerWork(env, database.prisma, queue, logger);
   const worker = createBullWorker({
     redisUrl: env.REDIS_URL,
     prefix,
-    handlers: createJobHandlers({ db: database.prisma, logger, mailer, paymentEvents }),
+    handlers: createJobHandlers({
+      db: database.prisma,
+      logger,
+      mailer,
+      paymentEvents,
+      ...(atProvider ? { providerRefunds: atProvider.refunds } : {}),
+    }),
     logger,
     concurrency: env.WORKER_CONCURRENCY,
     paymentConcurrency: env.PAYMENT_WORKER_CONCURRENCY,
@@ -83,7 +101,7 @@ export async function startWorker({ env, logger }: WorkerOptions) {
   );
   const expirySweeper = startOrderExpirySweep({ orders, logger });
   const paymentSweeper = startPaymentSweep(
-    { db: database.prisma, queue, logger, reconciler: paymentReconciler(env, database.prisma, queue, logger) },
+    { db: database.prisma, queue, logger, ...(atProvider ? { reconciler: atProvider.reconciler } : {}) },
     { intervalMs: env.PAYMENTS_SWEEP_INTERVAL_MS, pendingAfterMs: env.PAYMENTS_PENDING_CHECK_MS },
   );
 

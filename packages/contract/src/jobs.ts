@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Queue names and job payloads. The worker parses every payload it receives with these. */
 export const QUEUE_NAME = 'store';
 /**
- * The lane of `payment.event` jobs, apart from mail and health: fulfilment never waits behind a slow
+ * The lane of `payment.event` and `payment.refund` jobs, apart from mail and health: fulfilment never waits behind a slow
  * mail server, and its concurrency (bounded by the database's cores, not by network waits) is set
  * on its own.
  */
@@ -35,9 +35,25 @@ export const PaymentEventJobSchema = z.object({
 });
 export type PaymentEventJob = z.infer<typeof PaymentEventJobSchema>;
 
-export const JobSchema = z.discriminatedUnion('kind', [HealthJobSchema, EmailSendJobSchema, PaymentEventJobSchema]);
+/**
+ * Sends one refund the store asked of the provider (a row of `provider_refunds`): to the card or
+ * account the payment came from. The row holds the refund; the job only names it.
+ */
+export const PaymentRefundJobSchema = z.object({
+  kind: z.literal('payment.refund'),
+  refundId: z.uuid(),
+});
+export type PaymentRefundJob = z.infer<typeof PaymentRefundJobSchema>;
+
+export const JobSchema = z.discriminatedUnion('kind', [
+  HealthJobSchema,
+  EmailSendJobSchema,
+  PaymentEventJobSchema,
+  PaymentRefundJobSchema,
+]);
 export type Job = z.infer<typeof JobSchema>;
 export type JobKind = Job['kind'];
 
-/** The queue a job of `kind` goes through. */
-export const queueNameOf = (kind: JobKind): string => (kind === 'payment.event' ? PAYMENTS_QUEUE_NAME : QUEUE_NAME);
+/** The queue a job of `kind` goes through: the payments lane for what moves money. */
+export const queueNameOf = (kind: JobKind): string =>
+  kind === 'payment.event' || kind === 'payment.refund' ? PAYMENTS_QUEUE_NAME : QUEUE_NAME;

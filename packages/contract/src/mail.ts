@@ -89,7 +89,10 @@ export const BalanceNoticeDataSchema = z.object({
   currency: z.string().min(3).max(8),
   amountMinor: z.number().int().positive(),
   balanceMinor: z.number().int().nonnegative(),
-  /** `order_refunded`: an operator gave an order's price back; `paid_twice`: a second payment of a paid order. */
+  /**
+   * `order_refunded`: an operator gave an order's price back; `paid_twice`: a second payment of a paid
+   * order, going back to its card (nothing came onto the balance).
+   */
   cause: z.enum(['topup', 'order_refunded', 'paid_twice']),
 });
 export type BalanceNoticeData = z.infer<typeof BalanceNoticeDataSchema>;

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { createCodeCipher } from '@store/db';
 import { loadCliEnvOrExit } from '@store/db/cli-env';
 import { runOrdersCli } from '../orders/orders-cli.ts';
@@ -12,4 +13,5 @@ await runCommandLine(runOrdersCli, {
     return createCodeCipher(env.codeKey);
   },
   publicUrl: () => loadCliEnvOrExit().PUBLIC_URL,
+  operator: process.env.USER || userInfo().username || 'operator',
 });

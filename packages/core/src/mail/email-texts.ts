@@ -52,6 +52,8 @@ export interface BalanceTexts {
   topupIntro: string;
   refundSubject: string;
   orderRefundedIntro: string;
+  /** A second payment of an order paid already, on its way back to its card: no balance moved. */
+  paidTwiceSubject: string;
   paidTwiceIntro: string;
   balanceNow: string;
   button: string;
@@ -153,8 +155,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       topupIntro: 'We received the payment of your top-up {order}: {amount} was added to your balance.',
       refundSubject: 'Money returned to your {store} balance',
       orderRefundedIntro: 'We refunded your order {order}: {amount} went back to your balance.',
+      paidTwiceSubject: 'Your second payment for order {order} is on its way back',
       paidTwiceIntro:
-        'Your order {order} had already been paid, so we did not keep your second payment: {amount} went to your balance.',
+        'Your order {order} had already been paid, so we did not keep your second payment of {amount}: we are returning it to the card or account it came from. Your bank shows it within a few days.',
       balanceNow: 'Your balance is now {balance}. You can spend it on your next purchase.',
       button: 'Open my profile',
     },
@@ -247,8 +250,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       topupIntro: 'Recebemos o pagamento da sua recarga {order}: {amount} foram adicionados ao seu saldo.',
       refundSubject: 'Dinheiro devolvido ao seu saldo na {store}',
       orderRefundedIntro: 'Reembolsamos o seu pedido {order}: {amount} voltaram para o seu saldo.',
+      paidTwiceSubject: 'Seu segundo pagamento do pedido {order} está sendo devolvido',
       paidTwiceIntro:
-        'O seu pedido {order} já estava pago, por isso não ficamos com o seu segundo pagamento: {amount} foram para o seu saldo.',
+        'O seu pedido {order} já estava pago, por isso não ficamos com o seu segundo pagamento de {amount}: estamos devolvendo-o ao cartão ou à conta de onde veio. O seu banco mostra a devolução em alguns dias.',
       balanceNow: 'Seu saldo agora é de {balance}. Você pode usá-lo na próxima compra.',
       button: 'Abrir meu perfil',
     },
@@ -343,8 +347,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       topupIntro: 'Мы получили оплату пополнения {order}: на ваш баланс зачислено {amount}.',
       refundSubject: 'Деньги возвращены на ваш баланс в {store}',
       orderRefundedIntro: 'Мы вернули деньги за заказ {order}: на ваш баланс зачислено {amount}.',
+      paidTwiceSubject: 'Ваш второй платёж за заказ {order} возвращается',
       paidTwiceIntro:
-        'Заказ {order} уже был оплачен, поэтому повторный платёж мы себе не оставили: на ваш баланс зачислено {amount}.',
+        'Заказ {order} уже был оплачен, поэтому мы не оставили себе ваш второй платёж {amount}: мы возвращаем его на карту или счёт, с которых он пришёл. Банк покажет возврат в течение нескольких дней.',
       balanceNow: 'Сейчас на вашем балансе {balance} — их можно потратить на следующую покупку.',
       button: 'Открыть личный кабинет',
     },
@@ -434,8 +439,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       topupIntro: 'हमें आपके रिचार्ज {order} का भुगतान मिल गया है: {amount} आपके बैलेंस में जोड़ दिए गए हैं।',
       refundSubject: 'पैसे आपके {store} बैलेंस में लौटा दिए गए',
       orderRefundedIntro: 'हमने आपके ऑर्डर {order} का पैसा लौटा दिया है: {amount} आपके बैलेंस में जमा कर दिए गए हैं।',
+      paidTwiceSubject: 'ऑर्डर {order} का आपका दूसरा भुगतान लौटाया जा रहा है',
       paidTwiceIntro:
-        'आपके ऑर्डर {order} का भुगतान पहले ही हो चुका था, इसलिए हमने आपका दूसरा भुगतान नहीं रखा: {amount} आपके बैलेंस में जमा कर दिए गए हैं।',
+        'आपके ऑर्डर {order} का भुगतान पहले ही हो चुका था, इसलिए हमने आपका {amount} का दूसरा भुगतान नहीं रखा: हम इसे उसी कार्ड या खाते में लौटा रहे हैं जिससे यह आया था। आपका बैंक इसे कुछ दिनों में दिखाएगा।',
       balanceNow: 'अब आपका बैलेंस {balance} है। आप इसे अगली खरीदारी में इस्तेमाल कर सकते हैं।',
       button: 'मेरी प्रोफ़ाइल खोलें',
     },

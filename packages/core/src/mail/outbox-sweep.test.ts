@@ -128,7 +128,12 @@ describe('outbox sweep', () => {
       release = resolve;
     });
     const queue = createInProcessQueue(
-      { health: () => released, 'email.send': () => released, 'payment.event': () => released },
+      {
+        health: () => released,
+        'email.send': () => released,
+        'payment.event': () => released,
+        'payment.refund': () => released,
+      },
       silentLogger,
     );
     const lines: { obj: object; msg?: string }[] = [];

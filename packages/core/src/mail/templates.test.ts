@@ -198,12 +198,12 @@ describe('the balance notices', () => {
   const cases = [
     { template: 'balance-topup', cause: 'topup', intro: 'topupIntro', subject: 'topupSubject' },
     { template: 'balance-refund', cause: 'order_refunded', intro: 'orderRefundedIntro', subject: 'refundSubject' },
-    { template: 'balance-refund', cause: 'paid_twice', intro: 'paidTwiceIntro', subject: 'refundSubject' },
+    { template: 'balance-refund', cause: 'paid_twice', intro: 'paidTwiceIntro', subject: 'paidTwiceSubject' },
   ] as const;
 
   for (const { template, cause, intro, subject } of cases) {
     for (const locale of LOCALES) {
-      it(`${template} (${cause}) in ${locale} names the order, the amount and the new balance, and links the profile`, () => {
+      it(`${template} (${cause}) in ${locale} names the order, the amount and where the money is, and links the profile`, () => {
         const texts = EMAIL_TEXTS[locale].balance;
         const message = renderEmail(template, locale, {
           name: 'Maria',
@@ -212,13 +212,18 @@ describe('the balance notices', () => {
           balance: { ...movement, cause },
         });
         expect(message.locale).toBe(locale);
-        expect(message.subject).toBe(texts[subject].replace('{store}', 'Giftstore'));
+        expect(message.subject).toBe(
+          texts[subject].replace('{store}', 'Giftstore').replace('{order}', orderNumber(movement.orderId)),
+        );
         const amount = formatMoney(25_000, 'BRL', locale);
         const balance = formatMoney(31_050, 'BRL', locale);
         const order = orderNumber(movement.orderId);
         const expectedIntro = texts[intro].replace('{order}', order).replace('{amount}', amount);
         expect(message.text).toContain(expectedIntro);
-        expect(message.text).toContain(texts.balanceNow.replace('{balance}', balance));
+        // Money onto the balance says what the balance is now; a payment going back to its card does not.
+        const balanceNow = texts.balanceNow.replace('{balance}', balance);
+        if (cause === 'paid_twice') expect(message.text).not.toContain(balanceNow);
+        else expect(message.text).toContain(balanceNow);
         expect(message.html).toContain(escapeHtml(expectedIntro));
         expect(message.text).toContain('Maria');
         expect(extractLinks(message.text)).toEqual([profile]);

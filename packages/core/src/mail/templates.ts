@@ -212,7 +212,8 @@ function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): Ren
 
 /**
  * A balance notice: what came onto the balance, from which order and why, the balance after it, and
- * a button to the profile. Like the receipt it never holds a code.
+ * a button to the profile; or, for a second payment of an order, that it is going back to its card.
+ * Like the receipt it never holds a code.
  */
 function renderBalanceNotice(
   template: BalanceTemplate,
@@ -231,7 +232,12 @@ function renderBalanceNotice(
     amount: formatMoney(notice.amountMinor, notice.currency, lang),
     balance: formatMoney(notice.balanceMinor, notice.currency, lang),
   };
-  const subject = fill(template === 'balance-topup' ? texts.topupSubject : texts.refundSubject, values);
+  // A second payment goes back to its card: nothing came onto the balance, so it is not spoken of.
+  const toCard = notice.cause === 'paid_twice';
+  const subject = fill(
+    template === 'balance-topup' ? texts.topupSubject : toCard ? texts.paidTwiceSubject : texts.refundSubject,
+    values,
+  );
   const intro = fill(
     notice.cause === 'topup'
       ? texts.topupIntro
@@ -240,7 +246,7 @@ function renderBalanceNotice(
         : texts.orderRefundedIntro,
     values,
   );
-  const balanceNow = fill(texts.balanceNow, values);
+  const balanceNow = toCard ? [] : [fill(texts.balanceNow, values)];
   const signoff = fill(common.signoff, values);
 
   const text = [
@@ -248,8 +254,7 @@ function renderBalanceNotice(
     '',
     intro,
     '',
-    balanceNow,
-    '',
+    ...balanceNow.flatMap((line) => [line, '']),
     `${texts.button}:`,
     data.link,
     '',
@@ -258,7 +263,7 @@ function renderBalanceNotice(
   const body = [
     `<p style="${PARAGRAPH}">${greeting(common, data.name, e)}</p>`,
     `<p style="${PARAGRAPH}">${e(intro)}</p>`,
-    `<p style="${PARAGRAPH}font-weight:bold;">${e(balanceNow)}</p>`,
+    ...balanceNow.map((line) => `<p style="${PARAGRAPH}font-weight:bold;">${e(line)}</p>`),
     buttonHtml(data.link, texts.button),
     linkHintHtml(common, data.link),
     `<p style="${PARAGRAPH}">${e(signoff)}</p>`,

@@ -1,12 +1,21 @@
 import { ErrorKeys } from '@store/contract';
-import { int8ToNumber, type OrderStatus, type OrderType, type PrismaClient, sqlOf } from '@store/db';
+import {
+  int8ToNumber,
+  type OrderStatus,
+  type OrderType,
+  Prisma,
+  type PrismaClient,
+  type Queryable,
+  sqlOf,
+} from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, creditCustomer, ledgerKeys } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
+import { enqueueProviderRefund, requestProviderRefund } from '../payments/provider-refunds.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
-import { lockCustomer, lockOrder } from './order-sql.ts';
+import { type LockedOrder, lockCustomer, lockOrder } from './order-sql.ts';
 import { COMPLETED_STATUSES, transitionOrder } from './order-state.ts';
 
 export interface OrderListItem {
@@ -30,31 +39,101 @@ export interface OrderOperationsDeps {
   logger?: Logger;
 }
 
+/** Where an operator's refund goes: the customer's balance, or the card or account the order was paid with. */
+export type RefundDestination = 'balance' | 'card';
+
+export interface RefundOrderInput {
+  to?: RefundDestination;
+  /** Minor units; what is left to refund when not given. */
+  amountMinor?: number;
+  /** Names the refund, so that the same one asked again is refused: lower-case letters, digits and -. */
+  reason?: string;
+  /** Who asks, as the order's history records it. */
+  operator?: string;
+}
+
+export type RefundOrderResult =
+  | { to: 'balance'; refundedMinor: number; userId: string; emailId: string; status: OrderStatus }
+  | { to: 'card'; refundedMinor: number; userId: string; refundId: string };
+
+/** Reasons the store itself uses in the ledger's keys: an operator's refund may not take them. */
+const RESERVED_REASONS = new Set(['shortfall', 'payment']);
+
 /** What an operator does to orders from the command line: look them up and refund them. */
 export function createOrderOperations({ db, publicUrl, queue, logger = silentLogger }: OrderOperationsDeps) {
+  const sql = sqlOf(db);
+
+  /**
+   * What of the order may still be given back: its total less what went back already, less what is
+   * on its way to the card (asked of the provider, not yet reversed); for a top-up to its card, no
+   * more than is still on the balance (the rest was spent).
+   */
+  async function refundable(tx: Queryable, order: LockedOrder, to: RefundDestination): Promise<number> {
+    const [row] = await tx.query<{ inFlight: number; balanceMinor: number }>(Prisma.sql`
+      SELECT GREATEST(0, COALESCE((SELECT SUM(r.amount_minor) FROM provider_refunds r
+                                   WHERE r.payment_id = p.id AND r.status <> 'FAILED'), 0)
+                         - p.refunded_minor)::bigint AS "inFlight",
+             (SELECT balance_minor FROM users WHERE id = ${order.userId}::uuid) AS "balanceMinor"
+      FROM (SELECT ${order.paymentId}::uuid AS id) AS paying
+      LEFT JOIN payments p ON p.id = paying.id`);
+    const left = order.totalMinor - order.refundedMinor - (row?.inFlight ?? 0);
+    return to === 'card' && order.type === 'BALANCE' ? Math.min(left, row?.balanceMinor ?? 0) : left;
+  }
+
   return {
     /**
-     * Gives what is left of a paid order back to the balance (codes already delivered stay
-     * delivered) and ends it REFUNDED, once: the ledger key carries the reason. The customer is told
-     * by email (through the outbox, in the same transaction). A top-up is on the balance already; an
-     * unpaid order has nothing to give back.
+     * Gives part or all of a paid order back, once per reason: to the balance at once (codes already
+     * delivered stay delivered; the order ends PARTIALLY_REFUNDED or REFUNDED, and the customer is
+     * emailed in the same transaction), or to the card or account it was paid with, asked of the
+     * provider (a `provider_refunds` row sent by the running store); the order follows when the
+     * provider has given the money back, through the same path as any refund at the provider. A
+     * top-up goes back to its card only as far as it is still on the balance; an order paid from the
+     * balance goes back to the balance; an unpaid order has nothing to give back.
      */
-    async refundOrder(
-      orderId: string,
-      reason = 'operator',
-    ): Promise<{ refundedMinor: number; userId: string; emailId: string }> {
-      if (!/^[a-z0-9-]{1,32}$/.test(reason)) throw ValidationError.field('reason', ErrorKeys.invalidValue);
-      const result = await sqlOf(db).transaction(async (tx) => {
+    async refundOrder(orderId: string, input: RefundOrderInput = {}): Promise<RefundOrderResult> {
+      const { to = 'balance', reason = 'operator', operator = 'operator' } = input;
+      if (!/^[a-z0-9-]{1,32}$/.test(reason) || RESERVED_REASONS.has(reason)) {
+        throw ValidationError.field('reason', ErrorKeys.invalidValue);
+      }
+      if (input.amountMinor !== undefined && (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)) {
+        throw ValidationError.field('amount', ErrorKeys.invalidValue);
+      }
+      const result = await sql.transaction(async (tx): Promise<RefundOrderResult> => {
         const order = await lockOrder(tx, orderId);
         if (!order) throw new NotFoundError('Order');
-        if (order.type === 'BALANCE') throw new ConflictError('A top-up is on the balance already.');
-        const amountMinor = order.totalMinor - order.refundedMinor;
-        const refundable = order.status === 'PAID' || COMPLETED_STATUSES.includes(order.status);
-        if (!refundable || order.status === 'REFUNDED' || amountMinor <= 0) {
+        const paid = order.status === 'PAID' || COMPLETED_STATUSES.includes(order.status);
+        if (!paid || order.status === 'REFUNDED') {
           throw new ConflictError(`Order ${orderId} is ${order.status}: there is nothing paid left to refund.`);
         }
+        if (to === 'balance' && order.type === 'BALANCE') {
+          throw new ConflictError('A top-up is on the balance already: refund it to its card.');
+        }
+        const left = await refundable(tx, order, to);
+        const amountMinor = input.amountMinor ?? left;
+        if (amountMinor <= 0 || amountMinor > left) {
+          throw new ConflictError(
+            `Order ${orderId} has ${left} minor units left to refund${to === 'card' ? ' to its card' : ''}, not ${amountMinor}.`,
+          );
+        }
+        if (to === 'card') {
+          const [payment] = await tx.query<{ method: string; providerPaymentId: string | null }>(Prisma.sql`
+            SELECT method, provider_payment_id AS "providerPaymentId" FROM payments WHERE id = ${order.paymentId}::uuid`);
+          if (!payment || payment.method === 'BALANCE' || !payment.providerPaymentId) {
+            throw new ConflictError('This order was not paid with a card or account: refund it to the balance.');
+          }
+          const refund = await requestProviderRefund(tx, {
+            orderId,
+            paymentId: order.paymentId as string,
+            amountMinor,
+            reason: 'operator',
+            requestedBy: `operator:${operator}`.slice(0, 64),
+            key: `refund-card:${orderId}:${reason}`,
+          });
+          if (!refund.created) throw new ConflictError(`A refund named '${reason}' was asked for already.`);
+          return { to: 'card', refundedMinor: amountMinor, userId: order.userId, refundId: refund.id };
+        }
         await lockCustomer(tx, order.userId);
-        await creditCustomer(tx, {
+        const credited = await creditCustomer(tx, {
           userId: order.userId,
           key: ledgerKeys.refund(orderId, reason),
           kind: 'REFUND',
@@ -63,7 +142,11 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
           orderId,
           paymentId: order.paymentId,
         });
-        await transitionOrder(tx, orderId, 'REFUNDED', { refundedMinor: order.totalMinor });
+        // The same reason again moves nothing, and must change nothing else either.
+        if (!credited.moved) throw new ConflictError(`A refund named '${reason}' was made already.`);
+        const refundedMinor = order.refundedMinor + amountMinor;
+        const status = refundedMinor >= order.totalMinor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+        await transitionOrder(tx, orderId, status, { refundedMinor });
         const emailId = await recordBalanceNotice(tx, {
           userId: order.userId,
           orderId,
@@ -72,10 +155,14 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
           cause: 'order_refunded',
           publicUrl,
         });
-        return { refundedMinor: amountMinor, userId: order.userId, emailId };
+        return { to: 'balance', refundedMinor: amountMinor, userId: order.userId, emailId, status };
       });
-      if (queue) void enqueueEmailSend(queue, result.emailId, logger);
-      logger.info({ orderId, refundedMinor: result.refundedMinor, reason }, 'order refunded to the balance');
+      if (queue && result.to === 'balance') void enqueueEmailSend(queue, result.emailId, logger);
+      if (queue && result.to === 'card') void enqueueProviderRefund(queue, result.refundId, logger);
+      logger.info(
+        { orderId, to, refundedMinor: result.refundedMinor, reason, operator },
+        'order refunded by an operator',
+      );
       return result;
     },
 

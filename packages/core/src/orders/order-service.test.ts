@@ -493,7 +493,7 @@ describe('completePaidOrder', () => {
     expect(await balanceOf(user.id)).toBe(0);
   });
 
-  it('gives a second payment of an order already paid back to the balance', async () => {
+  it('sends a second payment of an order already paid back to its card, once', async () => {
     const { user } = await customerWithBasket({ quantity: 1 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
     const first = await recordPayment(order_id, total_minor);
@@ -509,14 +509,26 @@ describe('completePaidOrder', () => {
     await paid(first.id);
     expect(await paid(second.id)).toMatchObject({ outcome: 'duplicate_refunded', refundedMinor: total_minor });
     expect(await paid(second.id)).toMatchObject({ outcome: 'duplicate_refunded' });
-    expect(await balanceOf(user.id)).toBe(total_minor);
+    // Nothing onto the balance: the money is held in suspense and its refund asked of the provider.
+    expect(await balanceOf(user.id)).toBe(0);
+    expect(await db().providerRefund.findMany({ where: { orderId: order_id } })).toEqual([
+      expect.objectContaining({
+        paymentId: second.id,
+        amountMinor: BigInt(total_minor),
+        reason: 'second_charge',
+        requestedBy: 'system',
+        status: 'PENDING',
+      }),
+    ]);
+    const held = await db().ledgerTransfer.findUniqueOrThrow({ where: { idempotencyKey: `unapplied:${second.id}` } });
+    expect(held).toMatchObject({ kind: 'UNAPPLIED', amountMinor: BigInt(total_minor), paymentId: second.id });
     expect(await soldCodes(order_id)).toHaveLength(1);
     await expectBalancesMatchLedger();
     // The order stays what the first payment made it; the customer is told where the second went, once.
     expect(await statusOf(order_id)).toBe('FULFILLED');
     const notices = await emailsOf(user.email, 'balance-refund');
     expect(notices.map((notice) => notice.data.balance)).toEqual([
-      { orderId: order_id, currency: 'BRL', amountMinor: total_minor, balanceMinor: total_minor, cause: 'paid_twice' },
+      { orderId: order_id, currency: 'BRL', amountMinor: total_minor, balanceMinor: 0, cause: 'paid_twice' },
     ]);
     expect(jobs).toContainEqual({ kind: 'email.send', emailId: notices[0]?.id });
   });
@@ -666,7 +678,14 @@ describe('refundOrder (operator)', () => {
     const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
     await orders.spendBalance(user.id, order_id);
     const refunded = await operations.refundOrder(order_id);
-    expect(refunded).toEqual({ refundedMinor: 1_000, userId: user.id, emailId: expect.any(String) });
+    expect(refunded).toEqual({
+      to: 'balance',
+      refundedMinor: 1_000,
+      userId: user.id,
+      emailId: expect.any(String),
+      status: 'REFUNDED',
+    });
+    if (refunded.to !== 'balance') throw new Error('refunded to the balance');
     expect(await statusOf(order_id)).toBe('REFUNDED');
     expect(await orders.paymentStatus(user.id, order_id)).toMatchObject({ status: 'refunded', refunded_minor: 1_000 });
     expect(await balanceOf(user.id)).toBe(10_000);
@@ -685,6 +704,53 @@ describe('refundOrder (operator)', () => {
       cause: 'order_refunded',
     });
     await vi.waitFor(() => expect(jobs).toContainEqual({ kind: 'email.send', emailId: refunded.emailId }));
+  });
+
+  it("gives parts back, each named once, never more than is left, and the store's own names are not taken", async () => {
+    const { user } = await customerWithBasket({ balanceMinor: 10_000, priceMinor: 1_000, quantity: 3 });
+    const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
+    await orders.spendBalance(user.id, order_id);
+    expect(await balanceOf(user.id)).toBe(7_000);
+    expect(await operations.refundOrder(order_id, { amountMinor: 1_000, reason: 'one-code-bad' })).toMatchObject({
+      refundedMinor: 1_000,
+      status: 'PARTIALLY_REFUNDED',
+    });
+    // The same name again is refused and changes nothing: not the status, not the balance, no email.
+    expect(
+      await errorOf(operations.refundOrder(order_id, { amountMinor: 500, reason: 'one-code-bad' })),
+    ).toBeInstanceOf(ConflictError);
+    expect(await errorOf(operations.refundOrder(order_id, { reason: 'shortfall' }))).toBeInstanceOf(ValidationError);
+    expect(await errorOf(operations.refundOrder(order_id, { amountMinor: 2_001, reason: 'too-much' }))).toBeInstanceOf(
+      ConflictError,
+    );
+    expect(await statusOf(order_id)).toBe('PARTIALLY_REFUNDED');
+    expect(await balanceOf(user.id)).toBe(8_000);
+    expect(await emailsOf(user.email, 'balance-refund')).toHaveLength(1);
+    // What is left, by default.
+    expect(await operations.refundOrder(order_id, { reason: 'the-rest' })).toMatchObject({
+      refundedMinor: 2_000,
+      status: 'REFUNDED',
+    });
+    expect(await balanceOf(user.id)).toBe(10_000);
+    await expectBalancesMatchLedger();
+  });
+
+  it('refuses to send an order paid from the balance, or a top-up, anywhere it cannot go', async () => {
+    const { user } = await customerWithBasket({ balanceMinor: 5_000, priceMinor: 1_000, quantity: 1 });
+    const { order_id } = await orders.createOrder(user.id, { type: 'spending' });
+    await orders.spendBalance(user.id, order_id);
+    expect(await errorOf(operations.refundOrder(order_id, { to: 'card' }))).toBeInstanceOf(ConflictError);
+    const topUp = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const payment = await recordPayment(topUp.order_id, topUp.total_minor);
+    await orders.completePaidOrder({
+      orderId: topUp.order_id,
+      paymentId: payment.id,
+      provider: 'sandbox',
+      amountMinor: topUp.total_minor,
+      currency: 'BRL',
+    });
+    expect(await errorOf(operations.refundOrder(topUp.order_id))).toBeInstanceOf(ConflictError);
+    expect(await db().providerRefund.count({ where: { orderId: { in: [order_id, topUp.order_id] } } })).toBe(0);
   });
 
   it('refuses unpaid orders and top-ups', async () => {

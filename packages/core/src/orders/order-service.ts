@@ -13,22 +13,16 @@ import {
 import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
-import {
-  accounts,
-  BalanceOwedError,
-  creditCustomer,
-  InsufficientFundsError,
-  ledgerKeys,
-  transfer,
-} from '../ledger/ledger-service.ts';
+import { accounts, BalanceOwedError, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
+import { enqueueProviderRefund, returnToPayer } from '../payments/provider-refunds.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
 import { noPaymentDeciding } from '../promo/promo-sql.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
-import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
+import { type LockedOrder, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
 import { COMPLETED_STATUSES, statusName, transitionOrders, typeName, UNPAID_STATUSES } from './order-state.ts';
 
 /** How long an unpaid order waits for its payment (ORDER_TTL_MINUTES of the contract). */
@@ -70,8 +64,11 @@ export type CompletionOutcome =
   | { outcome: 'completed'; orderId: string; status: OrderStatus; refundedMinor: number }
   /** This payment had completed the order before: nothing changed. */
   | { outcome: 'already_completed'; orderId: string; status: OrderStatus; refundedMinor: number }
-  /** Another payment had paid the order: this one's amount went to the balance. */
-  | { outcome: 'duplicate_refunded'; orderId: string; status: OrderStatus; refundedMinor: number };
+  /**
+   * Another payment had paid the order: this one goes back to its card (`refundId`, the refund asked
+   * of the provider, to send after the commit).
+   */
+  | { outcome: 'duplicate_refunded'; orderId: string; status: OrderStatus; refundedMinor: number; refundId: string };
 
 /** A payment whose amount or currency is not the order's: nothing is changed. */
 export class PaymentMismatchError extends ConflictError {}
@@ -378,18 +375,15 @@ export function createOrderService({
     const base = { orderId: order.id, status: order.status, refundedMinor: order.refundedMinor };
     if (order.paymentId === input.paymentId) return { outcome: 'already_completed', ...base, emailId: null };
     if (order.paymentId !== null || isPaid(order.status)) {
-      // Paid twice (two methods, two tabs): the second payment's money goes to the balance.
-      await lockCustomer(tx, order.userId);
-      const { moved: credited } = await creditCustomer(tx, {
-        userId: order.userId,
-        key: ledgerKeys.refund(order.id, `payment:${input.paymentId}`),
-        kind: 'REFUND',
-        from: accounts.clearing(input.provider),
-        amountMinor: input.amountMinor,
-        orderId: order.id,
-        paymentId: input.paymentId,
-      });
-      const emailId = credited
+      // Paid twice (two methods, two tabs, a widget left open): the second payment goes back to its
+      // card or account, never kept, and the customer is told.
+      const refund = await returnToPayer(
+        tx,
+        { id: input.paymentId, provider: input.provider, orderId: order.id, amountMinor: input.amountMinor },
+        'second_charge',
+      );
+      const refundId = refund.id;
+      const emailId = refund.created
         ? await recordBalanceNotice(tx, {
             userId: order.userId,
             orderId: order.id,
@@ -399,8 +393,11 @@ export function createOrderService({
             publicUrl,
           })
         : null;
-      logger.warn({ orderId: order.id, paymentId: input.paymentId }, 'order paid twice; second payment refunded');
-      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId };
+      logger.warn(
+        { orderId: order.id, paymentId: input.paymentId, refundId },
+        'order paid twice; the second payment goes back to its card',
+      );
+      return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId, refundId };
     }
     const outcome = await payAndFulfil(tx, order, { paymentId: input.paymentId, provider: input.provider });
     return {
@@ -506,6 +503,9 @@ export function createOrderService({
     async completePaidOrder(input: PaidOrderInput): Promise<CompletionOutcome> {
       const { emailId, ...outcome } = await sql.transaction((tx) => completeInTransaction(tx, input));
       await enqueueEmail(emailId);
+      if (outcome.outcome === 'duplicate_refunded' && queue) {
+        await enqueueProviderRefund(queue, outcome.refundId, logger);
+      }
       return outcome;
     },
 

@@ -7,7 +7,7 @@ import { createProductRefs, createTestDatabase, type TestDatabase } from '@store
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
 import { accounts, adjustBalance, transfer } from '../ledger/ledger-service.ts';
-import { formatMinor, parseOrdersCommand, runOrdersCli } from './orders-cli.ts';
+import { decimalToMinor, formatMinor, parseOrdersCommand, runOrdersCli } from './orders-cli.ts';
 
 const cipher = createCodeCipher(devCodeKey());
 let database: TestDatabase;
@@ -80,7 +80,11 @@ describe('parseOrdersCommand', () => {
     });
     expect(parseOrdersCommand(['refund', id, '--reason', 'bad-code'])).toEqual({
       ok: true,
-      command: { kind: 'refund', orderId: id, reason: 'bad-code' },
+      command: { kind: 'refund', orderId: id, reason: 'bad-code', to: 'balance' },
+    });
+    expect(parseOrdersCommand(['refund', id, '--to', 'card', '--amount', '12.5', '--by', 'Ana'])).toEqual({
+      ok: true,
+      command: { kind: 'refund', orderId: id, reason: 'operator', to: 'card', amountMinor: 1_250, by: 'Ana' },
     });
     expect(parseOrdersCommand(['ledger', 'a@b.c'])).toEqual({
       ok: true,
@@ -94,7 +98,16 @@ describe('parseOrdersCommand', () => {
     expect(parseOrdersCommand([])).toEqual({ ok: true, command: { kind: 'help' } });
   });
 
+  it('reads an amount as an operator types it', () => {
+    expect(decimalToMinor('12.50')).toBe(1_250);
+    expect(decimalToMinor('12,5')).toBe(1_250);
+    expect(decimalToMinor('3')).toBe(300);
+    expect(decimalToMinor(' 0.01 ')).toBe(1);
+    for (const bad of ['0', '0.00', '-1', '1.234', '1e3', '', '.5']) expect(decimalToMinor(bad)).toBeUndefined();
+  });
+
   it('names every mistake', () => {
+    const id = randomUUID();
     expect(parseOrdersCommand(['import-codes', '--product', 'x'])).toEqual({
       ok: false,
       errors: ['--file: required', "--product: 'x' is not a whole number from 1 to 2147483647"],
@@ -107,6 +120,15 @@ describe('parseOrdersCommand', () => {
         "--reason: 'Bad Reason' is not 1 to 32 lower-case letters, digits or -",
       ],
     });
+    expect(parseOrdersCommand(['refund', id, '--to', 'wallet', '--amount', '1.999', '--reason', 'shortfall'])).toEqual({
+      ok: false,
+      errors: [
+        "--reason: 'shortfall' is the store's own; name the refund otherwise",
+        "--to: 'wallet' is not balance or card",
+        "--amount: '1.999' is not an amount above zero with at most two decimals, like 12.50",
+      ],
+    });
+    expect(parseOrdersCommand(['refund', id, '--amount', '0'])).toMatchObject({ ok: false });
     expect(parseOrdersCommand(['verify-balances', '--fix'])).toMatchObject({ ok: false });
     expect(parseOrdersCommand(['drop'])).toMatchObject({ ok: false });
   });
@@ -153,7 +175,7 @@ describe('runOrdersCli', () => {
     const refunded = await run(['refund', order.id]);
     expect(refunded).toEqual({
       code: 0,
-      out: `order ${order.id}: 29.90 BRL refunded to the balance; the customer is emailed`,
+      out: `order ${order.id}: 29.90 BRL refunded to the balance, now refunded; the customer is emailed`,
       err: '',
       opened: true,
     });

@@ -14,7 +14,7 @@ import {
 } from '../shared/cli.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { textTable } from '../shared/text-table.ts';
-import { createOrderOperations } from './order-operations.ts';
+import { createOrderOperations, type RefundDestination } from './order-operations.ts';
 
 /**
  * The operator's command line for stock, orders and balances (there is no admin screen yet):
@@ -32,11 +32,19 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
   list [--status STATUS] [--limit N]
       Orders, newest first, all of them or those in one status:
       ${ORDER_STATUSES.join(', ')}.
-  refund ORDER_ID [--reason WORD]
-      Gives what is left of a paid order back to the customer's balance and ends it refunded. The
-      codes already delivered stay with the customer. WORD (default operator) names the refund in
-      the ledger: lower-case letters, digits and -. The customer gets an email (written to the
-      outbox, sent by the running store or worker within a minute; its link is PUBLIC_URL's).
+  refund ORDER_ID [--to balance|card] [--amount AMOUNT] [--reason WORD] [--by NAME]
+      Gives part (AMOUNT, in BRL: 12.50) or all of what is left of a paid order back. The codes
+      already delivered stay with the customer.
+      --to balance (the default): onto the customer's balance at once; the order ends partially
+      refunded or refunded, and the customer gets an email (written to the outbox, sent by the
+      running store or worker within a minute; its link is PUBLIC_URL's).
+      --to card: to the card or account the order was paid with, asked of the payment provider;
+      the running store or worker sends it within a minute, and the order follows once the
+      provider has given the money back. A top-up goes back to its card only as far as it is still
+      on the balance.
+      WORD (default operator) names the refund: lower-case letters, digits and -; the same WORD
+      again on the same order is refused, so a refund is never made twice. NAME (default: who runs
+      the command) is recorded as who asked.
   receivables [--limit N]
       Customers who owe the store (a top-up or a refund given back by the provider after the
       balance was spent), largest debt first: they cannot spend from the balance until a top-up
@@ -55,7 +63,14 @@ export type OrdersCommand =
   | { kind: 'help' }
   | { kind: 'import-codes'; productId: number; file: string }
   | { kind: 'list'; status?: OrderStatus; limit: number }
-  | { kind: 'refund'; orderId: string; reason: string }
+  | {
+      kind: 'refund';
+      orderId: string;
+      reason: string;
+      to: RefundDestination;
+      amountMinor?: number;
+      by?: string;
+    }
   | { kind: 'receivables'; limit: number }
   | { kind: 'ledger'; customer: string; limit: number }
   | { kind: 'verify-balances' };
@@ -103,16 +118,41 @@ function parse(command: string, args: string[]): ParsedOrdersCommand {
         args,
         strict: true,
         allowPositionals: true,
-        options: { reason: { type: 'string' } },
+        options: {
+          reason: { type: 'string' },
+          to: { type: 'string' },
+          amount: { type: 'string' },
+          by: { type: 'string' },
+        },
       });
       if (positionals.length !== 1) errors.push('refund: give exactly one order id');
       else if (!UUID.test(positionals[0] as string)) errors.push(`refund: '${positionals[0]}' is not an order id`);
       const reason = values.reason ?? 'operator';
       if (!/^[a-z0-9-]{1,32}$/.test(reason)) {
         errors.push(`--reason: '${reason}' is not 1 to 32 lower-case letters, digits or -`);
+      } else if (reason === 'shortfall' || reason === 'payment') {
+        errors.push(`--reason: '${reason}' is the store's own; name the refund otherwise`);
       }
+      const to = values.to ?? 'balance';
+      if (to !== 'balance' && to !== 'card') errors.push(`--to: '${to}' is not balance or card`);
+      const amountMinor = values.amount === undefined ? undefined : decimalToMinor(values.amount);
+      if (values.amount !== undefined && amountMinor === undefined) {
+        errors.push(`--amount: '${values.amount}' is not an amount above zero with at most two decimals, like 12.50`);
+      }
+      const by = values.by?.trim();
+      if (values.by !== undefined && (!by || by.length > 48)) errors.push('--by: 1 to 48 characters');
       if (errors.length > 0) return { ok: false, errors };
-      return { ok: true, command: { kind: 'refund', orderId: positionals[0] as string, reason } };
+      return {
+        ok: true,
+        command: {
+          kind: 'refund',
+          orderId: positionals[0] as string,
+          reason,
+          to: to as RefundDestination,
+          ...(amountMinor === undefined ? {} : { amountMinor }),
+          ...(by ? { by } : {}),
+        },
+      };
     }
     case 'ledger': {
       const { values, positionals } = parseArgs({
@@ -150,6 +190,14 @@ export function parseOrdersCommand(argv: string[]): ParsedOrdersCommand {
   return readCommandLine(argv, parse);
 }
 
+/** An amount as an operator types it ("12.50", "3") in minor units; undefined unless above zero with two decimals at most. */
+export function decimalToMinor(text: string): number | undefined {
+  const match = /^(\d{1,13})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const minor = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return minor > 0 && Number.isSafeInteger(minor) ? minor : undefined;
+}
+
 /** Minor units as the operator reads them: 2990 BRL -> "29.90 BRL". */
 export function formatMinor(minor: number, currency = 'BRL'): string {
   const sign = minor < 0 ? '-' : '';
@@ -162,6 +210,8 @@ export interface OrdersCliIo extends CliIo {
   codeCipher(): CodeCipher;
   /** Where customers open the store, for the link in a refund's email; asked for only by refund. */
   publicUrl(): string;
+  /** Who runs the command, recorded as who asked for a refund unless --by says otherwise. */
+  operator?: string;
 }
 
 /** A command ready to run; an import carries the lines of its file, read before the database opened. */
@@ -208,10 +258,24 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
     }
     case 'refund': {
       const operations = createOrderOperations({ db, publicUrl: io.publicUrl() });
-      const { refundedMinor } = await operations.refundOrder(command.orderId, command.reason);
-      io.out(
-        `order ${command.orderId}: ${formatMinor(refundedMinor)} refunded to the balance; the customer is emailed`,
-      );
+      const result = await operations.refundOrder(command.orderId, {
+        to: command.to,
+        reason: command.reason,
+        operator: command.by ?? io.operator ?? 'operator',
+        ...(command.amountMinor === undefined ? {} : { amountMinor: command.amountMinor }),
+      });
+      if (result.to === 'balance') {
+        io.out(
+          `order ${command.orderId}: ${formatMinor(result.refundedMinor)} refunded to the balance, ` +
+            `now ${result.status.toLowerCase()}; the customer is emailed`,
+        );
+      } else {
+        io.out(
+          `order ${command.orderId}: a refund of ${formatMinor(result.refundedMinor)} to the card is asked of the ` +
+            `provider (${result.refundId}); the running store sends it within a minute, and the order follows ` +
+            'once the provider has given the money back',
+        );
+      }
       return 0;
     }
     case 'receivables': {

@@ -16,6 +16,7 @@ import type {
   ProviderPaymentMethod,
   ProviderPaymentStatus,
 } from './provider.ts';
+import { enqueueProviderRefund } from './provider-refunds.ts';
 
 /**
  * Provider events: stored first, applied later, each once. A verified callback (or the provider's
@@ -429,8 +430,8 @@ export function createPaymentEventProcessor({
     event: StoredEvent,
     order: LockedOrder | undefined,
     found: PaymentRow | null,
-  ): Promise<ProcessResult & { emailId: string | null; paymentUpdate: Prisma.Sql | null }> {
-    const none = { orderId: row.orderId, paymentId: null, emailId: null, paymentUpdate: null };
+  ): Promise<ProcessResult & { emailId: string | null; refundId: string | null; paymentUpdate: Prisma.Sql | null }> {
+    const none = { orderId: row.orderId, paymentId: null, emailId: null, refundId: null, paymentUpdate: null };
     if (!row.orderId || !order) return { outcome: 'order_mismatch', ...none };
     const payment = await paymentFor(tx, row.provider, event, row.receivedAt, found);
     // A payment adopted just now belongs to the provider's payment from here on, applied or not.
@@ -440,7 +441,7 @@ export function createPaymentEventProcessor({
           UPDATE payments SET provider_payment_id = ${event.providerPaymentId}, updated_at = now()
           WHERE id = ${payment.id}::uuid`
         : null;
-    const base = { orderId: order.id, paymentId: payment.id, emailId: null, paymentUpdate: adopted };
+    const base = { orderId: order.id, paymentId: payment.id, emailId: null, refundId: null, paymentUpdate: adopted };
     if (payment.orderId !== order.id || event.orderId !== order.id) return { outcome: 'order_mismatch', ...base };
     if (payment.amountMinor !== event.amountMinor || payment.currency !== event.currency) {
       return { outcome: 'amount_mismatch', ...base };
@@ -469,6 +470,7 @@ export function createPaymentEventProcessor({
     const moneyIn = status === 'SUCCEEDED' || status === 'REFUNDED';
     let outcome: EventOutcome = 'recorded';
     let emailId: string | null = null;
+    let refundId: string | null = null;
     if (moneyIn && !captured && status === 'REFUNDED') {
       // Given back before the store applied it: it bought nothing, and the order is left as it is.
       await transfer(tx, {
@@ -496,6 +498,7 @@ export function createPaymentEventProcessor({
       );
       outcome = completion.outcome;
       emailId = completion.emailId;
+      if (completion.outcome === 'duplicate_refunded') refundId = completion.refundId;
     } else if (status === 'PENDING' || status === 'INIT') {
       await transitionOrders(tx, [order.id], 'PENDING');
     } else if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
@@ -543,7 +546,7 @@ export function createPaymentEventProcessor({
         }
       }
     }
-    return { outcome, ...applied, emailId };
+    return { outcome, ...applied, emailId, refundId };
   }
 
   async function sendReceipt(emailId: string | null) {
@@ -558,7 +561,7 @@ export function createPaymentEventProcessor({
      */
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
-        const { emailId, ...result } = await sql.transaction(async (tx) => {
+        const { emailId, refundId, ...result } = await sql.transaction(async (tx) => {
           const [found] = await tx.query<LockedEventRow>(lockEvent(eventId));
           if (!found) throw new Error(`payment event ${eventId} does not exist`);
           const {
@@ -572,7 +575,13 @@ export function createPaymentEventProcessor({
             ...orderColumns
           } = found;
           if (processedAt) {
-            return { outcome: 'already_processed' as const, orderId: eventOrderId, paymentId: null, emailId: null };
+            return {
+              outcome: 'already_processed' as const,
+              orderId: eventOrderId,
+              paymentId: null,
+              emailId: null,
+              refundId: null,
+            };
           }
           const row = { id, provider, receivedAt, orderId: eventOrderId };
           const event = StoredEventSchema.parse(payload);
@@ -590,6 +599,7 @@ export function createPaymentEventProcessor({
           logger.info({ eventId, ...result }, 'payment event applied');
         }
         await sendReceipt(emailId);
+        if (refundId && queue) await enqueueProviderRefund(queue, refundId, logger);
         return result;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

@@ -3,7 +3,7 @@ import { ErrorKeys } from '@store/contract';
 import { createCodeCipher, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLedgerService } from '../ledger/ledger-service.ts';
+import { accounts, createLedgerService, creditCustomer } from '../ledger/ledger-service.ts';
 import { createOrderService } from '../orders/order-service.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { ValidationError } from '../shared/errors.ts';
@@ -83,9 +83,15 @@ function providerPayment(orderId: string, amountMinor: number) {
       { atVersion }: { atVersion?: number } = {},
     ) {
       // The store's record of the card attempt, as POST /payment writes it once the provider answered.
-      paymentRow ??= db().payment.create({
-        data: { orderId, provider: 'sandbox', method: 'CARD', amountMinor, currency: 'BRL', providerPaymentId },
-      });
+      paymentRow ??= db()
+        .payment.findFirst({ where: { providerPaymentId } })
+        .then(
+          (found) =>
+            found ??
+            db().payment.create({
+              data: { orderId, provider: 'sandbox', method: 'CARD', amountMinor, currency: 'BRL', providerPaymentId },
+            }),
+        );
       await paymentRow;
       const at = atVersion ?? ++version;
       const status = state.status ?? 'succeeded';
@@ -224,7 +230,7 @@ describe('a purchase given back by the provider', () => {
     const pay = providerPayment(orderId, totalMinor);
     await pay.send({ status: 'succeeded' });
     const { createOrderOperations } = await import('../orders/order-operations.ts');
-    await createOrderOperations({ db: db(), publicUrl: 'https://store.test' }).refundOrder(orderId, 'operator');
+    await createOrderOperations({ db: db(), publicUrl: 'https://store.test' }).refundOrder(orderId);
     expect(await customerOf(user.id)).toEqual({ balanceMinor: totalMinor, owedMinor: 0 });
     // Spent on something else.
     const spent = await purchase(user.id, { quantity: 1, type: 'spending' });
@@ -330,14 +336,56 @@ describe('a top-up given back by the provider', () => {
 });
 
 describe('a payment that did not pay the order, given back', () => {
-  it('a second payment credited to the balance has that credit taken back', async () => {
+  it('a second payment is held in suspense until it is back on its card; the balance is never touched', async () => {
     const user = await customer();
     const { orderId, totalMinor } = await purchase(user.id);
     await providerPayment(orderId, totalMinor).send({ status: 'succeeded' });
     const second = providerPayment(orderId, totalMinor);
     expect((await second.send({ status: 'succeeded' })).outcome).toBe('duplicate_refunded');
-    expect(await customerOf(user.id)).toEqual({ balanceMinor: totalMinor, owedMinor: 0 });
+    expect(await customerOf(user.id)).toEqual({ balanceMinor: 0, owedMinor: 0 });
     expect((await second.send({ status: 'refunded', refundedMinor: totalMinor })).outcome).toBe('reversed');
+    expect(await customerOf(user.id)).toEqual({ balanceMinor: 0, owedMinor: 0 });
+    expect(await movementsOf(second.providerPaymentId)).toEqual([
+      `PROVIDER_REFUND SUSPENSE->PROVIDER_CLEARING ${totalMinor}`,
+      `UNAPPLIED PROVIDER_CLEARING->SUSPENSE ${totalMinor}`,
+    ]);
+    expect(await orderOf(orderId)).toEqual({ status: 'FULFILLED', refundedMinor: 0 });
+    await expectBooksBalance();
+  });
+
+  it('a second payment a store before this one credited to the balance has that credit taken back', async () => {
+    const user = await customer();
+    const { orderId, totalMinor } = await purchase(user.id);
+    await providerPayment(orderId, totalMinor).send({ status: 'succeeded' });
+    const second = providerPayment(orderId, totalMinor);
+    // As the books were kept when a second payment went to the balance: that credit, naming the payment.
+    const row = await db().payment.create({
+      data: {
+        orderId,
+        provider: 'sandbox',
+        method: 'CARD',
+        status: 'SUCCEEDED',
+        amountMinor: totalMinor,
+        currency: 'BRL',
+        providerPaymentId: second.providerPaymentId,
+        providerVersion: 2,
+      },
+    });
+    await sqlOf(db()).transaction((tx) =>
+      creditCustomer(tx, {
+        userId: user.id,
+        key: `refund:${orderId}:payment:${row.id}`,
+        kind: 'REFUND',
+        from: accounts.clearing('sandbox'),
+        amountMinor: totalMinor,
+        orderId,
+        paymentId: row.id,
+      }),
+    );
+    expect(await customerOf(user.id)).toEqual({ balanceMinor: totalMinor, owedMinor: 0 });
+    expect((await second.send({ status: 'refunded', refundedMinor: totalMinor }, { atVersion: 3 })).outcome).toBe(
+      'reversed',
+    );
     expect(await customerOf(user.id)).toEqual({ balanceMinor: 0, owedMinor: 0 });
     // The order was paid by the first payment and keeps its codes and its status.
     expect(await orderOf(orderId)).toEqual({ status: 'FULFILLED', refundedMinor: 0 });

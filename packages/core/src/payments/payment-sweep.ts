@@ -3,6 +3,7 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
 import { repeatEvery } from '../shared/repeat.ts';
 import type { PaymentReconciler, ReconcileOptions } from './payment-reconcile.ts';
+import { sweepProviderRefunds } from './provider-refunds.ts';
 
 export const PAYMENT_SWEEP_INTERVAL_MS = 30_000;
 
@@ -56,7 +57,8 @@ export interface PaymentSweeper {
 
 /**
  * Runs now (picking up what a crash left) and then on an interval: hands on stored events that have
- * no job, and asks the provider about payments waiting too long (when a reconciler is given). A
+ * no job and refunds to the card that are due, and asks the provider about payments waiting too long
+ * (when a reconciler is given). A
  * failed run is logged and tried at the next tick; a tick never overlaps the previous one.
  */
 export function startPaymentSweep(
@@ -72,6 +74,12 @@ export function startPaymentSweep(
       }
     } catch (error) {
       logger.error({ err: error }, 'payment event sweep failed');
+    }
+    try {
+      const refunds = await sweepProviderRefunds(deps);
+      if (refunds.length > 0) logger.info({ refundIds: refunds }, 'payment sweep handed on refunds to the card');
+    } catch (error) {
+      logger.error({ err: error }, 'refund sweep failed');
     }
     if (!reconciler) return;
     try {

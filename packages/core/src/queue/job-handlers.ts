@@ -1,8 +1,9 @@
-import type { EmailSendJob, HealthJob, Job, JobKind, PaymentEventJob } from '@store/contract';
+import type { EmailSendJob, HealthJob, Job, JobKind, PaymentEventJob, PaymentRefundJob } from '@store/contract';
 import type { PrismaClient } from '@store/db';
 import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PaymentEventProcessor, ProcessResult } from '../payments/payment-events.ts';
+import type { ProviderRefunds, RefundSendOutcome } from '../payments/provider-refunds.ts';
 import type { Logger } from '../shared/logger.ts';
 
 export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
@@ -32,10 +33,15 @@ export interface JobHandlerDeps {
    * without it (a test of mail alone) fails such a job, and the stored event waits for one that has it.
    */
   paymentEvents?: PaymentEventProcessor;
+  /**
+   * Sends `payment.refund` jobs to the provider. A process without it (no provider configured) fails
+   * such a job, and the refund waits, PENDING, for one that has it.
+   */
+  providerRefunds?: ProviderRefunds;
 }
 
 /** The handlers of every job kind; the in-process queue and the BullMQ worker both run these. */
-export function createJobHandlers({ db, logger, mailer, paymentEvents }: JobHandlerDeps): JobHandlers {
+export function createJobHandlers({ db, logger, mailer, paymentEvents, providerRefunds }: JobHandlerDeps): JobHandlers {
   const delivery = createEmailDelivery({ db, mailer, logger });
   return {
     async health(job: HealthJob): Promise<HealthResult> {
@@ -49,6 +55,10 @@ export function createJobHandlers({ db, logger, mailer, paymentEvents }: JobHand
     async 'payment.event'(job: PaymentEventJob): Promise<ProcessResult> {
       if (!paymentEvents) throw new Error('this process applies no payment events');
       return paymentEvents.processEvent(job.eventId);
+    },
+    async 'payment.refund'(job: PaymentRefundJob): Promise<RefundSendOutcome> {
+      if (!providerRefunds) throw new Error('this process sends no refunds: it has no payment provider');
+      return providerRefunds.sendRefund(job.refundId);
     },
   };
 }

@@ -34,6 +34,9 @@ function recordingHandlers(failures = 0) {
     async 'payment.event'() {
       throw new Error('not used here');
     },
+    async 'payment.refund'() {
+      throw new Error('not used here');
+    },
   };
   return { handlers, seen, runs, calls: () => calls };
 }
@@ -278,6 +281,9 @@ describe.runIf(redisUrl)('BullMQ lanes', () => {
       },
       async 'payment.event'(job) {
         applied.push(job.eventId);
+      },
+      async 'payment.refund'() {
+        throw new Error('not used here');
       },
     };
     const worker = createBullWorker({
