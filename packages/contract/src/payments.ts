@@ -428,3 +428,10 @@ export type ConfirmOrderResponse = z.infer<typeof ConfirmOrderResponseSchema>;
 /** POST /payments/callback: the provider only reads the status; the body says what became of it. */
 export const CallbackAckSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
 export type CallbackAck = z.infer<typeof CallbackAckSchema>;
+
+/**
+ * The `code` of a 409 to a payment call: a payment of the order has succeeded or is still being
+ * decided, so another would charge it twice. The client shows that the order is paid and being
+ * processed, and follows its status rather than offering to pay again.
+ */
+export const PAYMENT_UNDER_WAY = 'payment.underWay';

@@ -1,5 +1,11 @@
 import { ErrorKeys, ErrorTexts, isErrorKey, type ValidationErrorBody } from '@store/contract';
-import { AppError, PaymentProviderUnavailableError, UnauthorizedError, ValidationError } from '@store/core';
+import {
+  AppError,
+  ConflictError,
+  PaymentProviderUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from '@store/core';
 import { isDatabaseBusy } from '@store/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -112,8 +118,8 @@ export default fp(async function errorHandler(app: FastifyInstance) {
           : { message: error.message, errors: error.errors };
       return reply.code(422).send({ ...body, ...error.details });
     }
-    if (error instanceof UnauthorizedError && error.code) {
-      return reply.code(401).send({ message: error.message, code: error.code });
+    if ((error instanceof UnauthorizedError || error instanceof ConflictError) && error.code) {
+      return reply.code(STATUS_BY_KIND[error.kind]).send({ message: error.message, code: error.code });
     }
     if (error instanceof AppError) {
       return reply.code(STATUS_BY_KIND[error.kind]).send({ message: error.message });

@@ -15,9 +15,9 @@ import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, BalanceOwedError, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
+import { noPaymentOpen } from '../payments/payment-deciding.ts';
 import { enqueueProviderRefund, returnToPayer } from '../payments/provider-refunds.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
-import { noPaymentDeciding } from '../promo/promo-sql.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
@@ -294,7 +294,7 @@ export function createOrderService({
       const order = await lockOrder(tx, held.orderId);
       if (!order || !UNPAID_STATUSES.includes(order.status)) return;
       const [idle] = await tx.query<{ idle: boolean }>(
-        Prisma.sql`SELECT ${noPaymentDeciding(Prisma.sql`${order.id}::uuid`)} AS idle`,
+        Prisma.sql`SELECT ${noPaymentOpen(Prisma.sql`${order.id}::uuid`)} AS idle`,
       );
       if (!idle?.idle) return;
       const moved = await transitionOrders(tx, [order.id], 'CANCELLED');

@@ -34,6 +34,8 @@ export const UNPAID_STATUSES: readonly OrderStatus[] = ['CREATED', 'PENDING'];
 export const UNPAID_ENDINGS: readonly OrderStatus[] = ['FAILED', 'CANCELLED', 'EXPIRED'];
 /** Paid and done with: codes delivered or their price refunded, a top-up credited. */
 export const COMPLETED_STATUSES: readonly OrderStatus[] = ['FULFILLED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+/** Paid: what a payment made of the order, whatever came after. */
+export const PAID_STATUSES: readonly OrderStatus[] = ['PAID', ...COMPLETED_STATUSES];
 
 export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return ALLOWED_FROM[to].includes(from);

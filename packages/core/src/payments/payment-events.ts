@@ -8,6 +8,7 @@ import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { noPaymentOpen } from './payment-deciding.ts';
 import { type ReversalKind, reversePayment } from './payment-reversal.ts';
 import type {
   PaymentCallbackEvent,
@@ -502,11 +503,11 @@ export function createPaymentEventProcessor({
     } else if (status === 'PENDING' || status === 'INIT') {
       await transitionOrders(tx, [order.id], 'PENDING');
     } else if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
-      // Another payment of the order that succeeded or is still deciding keeps the order open.
-      const [others] = await tx.query<{ count: number }>(Prisma.sql`
-        SELECT COUNT(*)::int AS count FROM payments
-        WHERE order_id = ${order.id}::uuid AND id <> ${payment.id}::uuid AND status IN ('SUCCEEDED', 'PENDING')`);
-      if (others?.count === 0) {
+      // Another payment of the order that may still bring its money keeps the order open.
+      const [others] = await tx.query<{ none: boolean }>(
+        Prisma.sql`SELECT ${noPaymentOpen(Prisma.sql`${order.id}::uuid`, Prisma.sql`${payment.id}::uuid`)} AS none`,
+      );
+      if (others?.none) {
         await transitionOrders(tx, [order.id], 'FAILED');
         outcome = 'order_failed';
       }

@@ -6,6 +6,7 @@ import {
   ErrorKeys,
   type HostedPageResponse,
   type InitializePaymentBody,
+  PAYMENT_UNDER_WAY,
   type PaymentBody,
   type PaymentResponse,
   type QrPaymentResponse,
@@ -13,28 +14,36 @@ import {
   type SbpPaymentResponse,
   type UpiPaymentResponse,
 } from '@store/contract';
-import { type PaymentMethod, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { type OrderStatus, type PaymentMethod, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { orderNumber } from '../mail/templates.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
-import { transitionStatement, UNPAID_STATUSES } from '../orders/order-state.ts';
+import { PAID_STATUSES, transitionStatement, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay } from '../shared/money.ts';
+import { anyPaymentSettling } from './payment-deciding.ts';
 import type { PaymentReconciler } from './payment-reconcile.ts';
-import type { PaymentProvider, ReceiptItem } from './provider.ts';
+import type { CardOutcome, PaymentProvider, ReceiptItem } from './provider.ts';
+
+/**
+ * A payment of the order has succeeded or is being decided: a new attempt would charge it twice. A
+ * 409 with PAYMENT_UNDER_WAY, which the web app answers with "paid, processing" and the order's status.
+ */
+export class PaymentUnderWayError extends ConflictError {
+  constructor() {
+    super(
+      'A payment of this order has succeeded or is still being decided: wait for it rather than paying again.',
+      PAYMENT_UNDER_WAY,
+    );
+  }
+}
 
 /** What the route knows of the browser: its address as Fastify routed it, and what it says of itself. */
 export interface BrowserContext {
   ip: string;
   userAgent?: string | undefined;
 }
-
-/**
- * A card attempt waits this long for the provider's answer before another attempt of the same order
- * may start: its callback may arrive before that answer, and is matched to the one attempt in flight.
- */
-export const CARD_ATTEMPT_WINDOW_MS = 60_000;
 
 /** The provider's receipt takes at most this many lines; a longer order is one line of its total. */
 const RECEIPT_ITEMS_MAX = 100;
@@ -189,7 +198,9 @@ export function createPaymentService({
     return new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, message);
   }
 
+  /** An order paid already is a 409 (paid, processing: the client follows its status); one that ended unpaid a 422. */
   function assertPayable(order: LockedOrder) {
+    if (PAID_STATUSES.includes(order.status)) throw new PaymentUnderWayError();
     const expired = order.expiresAt !== null && order.expiresAt <= clock();
     if (!UNPAID_STATUSES.includes(order.status) || expired || order.totalMinor <= 0) throw notPayable();
   }
@@ -269,9 +280,10 @@ export function createPaymentService({
 
   /**
    * The store's record of an attempt, made under the order's lock (the order is then PENDING). With
-   * a token, the same attempt again finds its record; a card attempt of an order whose previous one
-   * still waits for the provider is refused, so that a callback finds the one it belongs to. A new
-   * record comes with what a receipt needs: the customer's email and the order's lines.
+   * a token, the same attempt again finds its record. While another payment of the order has
+   * succeeded or is being decided (payment-deciding.ts), a new attempt is refused with
+   * PaymentUnderWayError: one order is charged once. A new record comes with what a receipt needs:
+   * the customer's email and the order's lines.
    */
   async function openPayment(
     order: LockedOrder,
@@ -281,24 +293,36 @@ export function createPaymentService({
     const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
     // Under the order's lock, while it waits for its payment: the record, the order's move to
     // PENDING (its state machine's statement) and the receipt's source, in one statement.
+    const settling = anyPaymentSettling(Prisma.sql`${order.id}::uuid`, Prisma.sql`${clock()}::timestamptz`);
     const open = async (on: Queryable) => {
-      const [opened] = await on.query<ReceiptSource & { opened: boolean }>(Prisma.sql`
+      const [opened] = await on.query<ReceiptSource & { opened: boolean; settling: boolean; status: OrderStatus }>(
+        Prisma.sql`
         WITH target AS (
           SELECT id, user_id, status, total_minor, currency FROM orders WHERE id = ${order.id}::uuid
           FOR NO KEY UPDATE
+        ), under_way AS (
+          SELECT ${settling} AS settling
         ), opened AS (
           INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
           SELECT ${id}::uuid, t.id, ${provider.name}, ${method}::payment_method, t.total_minor, t.currency, now()
-          FROM target t WHERE t.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])
+          FROM target t, under_way u
+          WHERE t.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[]) AND NOT u.settling
           RETURNING id
         ), moved AS (${transitionStatement([order.id], 'PENDING')})
-        SELECT EXISTS (SELECT 1 FROM opened) AS opened, receipt.*
-        FROM (${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`)}) AS receipt`);
+        SELECT EXISTS (SELECT 1 FROM opened) AS opened, (SELECT settling FROM under_way) AS settling,
+               (SELECT status FROM target) AS status, receipt.*
+        FROM (${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`)}) AS receipt`,
+      );
+      if (opened?.settling || (opened && PAID_STATUSES.includes(opened.status))) throw new PaymentUnderWayError();
       if (!opened?.opened) throw notPayable();
       return { id, receipt: { email: opened.email, locale: opened.locale, lines: opened.lines } };
     };
-    // A new attempt with nothing to check first is that one statement; a repeated one (its token)
-    // and a card attempt look at the order's payments under the lock first.
+    // A widget, hosted page or QR attempt is one statement: it charges nothing by itself (the
+    // customer pays in the provider's page), so its look at the order's payments as the statement
+    // began is enough, and should a payment slip through anyway, its second charge goes back to its
+    // card. A card attempt is the charge itself: it takes the order's lock first, so that its look
+    // sees every attempt made before it (a double click's second request waits here, then is
+    // refused). A repeated attempt (its token) finds its own record under the lock too.
     if (!token && method !== 'CARD') return open(sql);
     return sql.transaction(async (tx) => {
       const locked = await lockOrder(tx, order.id);
@@ -306,14 +330,8 @@ export function createPaymentService({
         const [existing] = await tx.query<{ id: string }>(Prisma.sql`SELECT id FROM payments WHERE id = ${id}::uuid`);
         if (existing) return { id: existing.id };
       }
+      if (locked && PAID_STATUSES.includes(locked.status)) throw new PaymentUnderWayError();
       if (!locked || !UNPAID_STATUSES.includes(locked.status)) throw notPayable();
-      if (method === 'CARD') {
-        const [inFlight] = await tx.query<{ count: number }>(Prisma.sql`
-          SELECT COUNT(*)::int AS count FROM payments
-          WHERE order_id = ${order.id}::uuid AND method = 'CARD' AND status = 'INIT' AND provider_payment_id IS NULL
-            AND created_at > ${new Date(clock().getTime() - CARD_ATTEMPT_WINDOW_MS)}`);
-        if ((inFlight?.count ?? 0) > 0) throw new ConflictError('A card payment of this order is already under way.');
-      }
       return open(tx);
     });
   }
@@ -324,16 +342,32 @@ export function createPaymentService({
     return receipt;
   }
 
-  /** The provider's id of an attempt, once it answered. A callback that came first may have written it. */
+  /**
+   * The provider's id of an attempt, once it answered, and what its answer says: a card charged or
+   * waiting for 3-D Secure is being decided (PENDING: no new attempt starts; its callback, not this
+   * answer, pays the order), a card declined has failed. A callback that came first may have written
+   * the id, and moved the payment on: its status is left as the callback made it.
+   */
   async function recordProviderPayment(
     paymentId: string,
     providerPaymentId: string,
     card?: { brand: string; last4: string },
+    answer?: CardOutcome,
   ) {
-    const { count } = await db.payment.updateMany({
-      where: { id: paymentId, OR: [{ providerPaymentId: null }, { providerPaymentId }] },
-      data: { providerPaymentId, ...(card ? { cardBrand: card.brand.slice(0, 32), cardLast4: card.last4 } : {}) },
-    });
+    // One statement: the id and the status change together, so that no other attempt ever sees the
+    // payment known to the provider yet still waiting for its answer (which would let it through).
+    const answered = answer ? (answer.status === 'failure' ? 'FAILED' : 'PENDING') : null;
+    const reason = answer?.status === 'failure' ? answer.reason : null;
+    const count = await sql.execute(Prisma.sql`
+      UPDATE payments SET provider_payment_id = ${providerPaymentId},
+        card_brand = COALESCE(${card ? card.brand.slice(0, 32) : null}, card_brand),
+        card_last4 = COALESCE(${card?.last4 ?? null}, card_last4),
+        status = CASE WHEN ${answered}::payment_status IS NOT NULL AND status = 'INIT' AND provider_version = 0
+                      THEN ${answered}::payment_status ELSE status END,
+        failure_reason = CASE WHEN ${answered}::payment_status = 'FAILED' AND status = 'INIT' AND provider_version = 0
+                              THEN ${reason} ELSE failure_reason END,
+        updated_at = now()
+      WHERE id = ${paymentId}::uuid AND (provider_payment_id IS NULL OR provider_payment_id = ${providerPaymentId})`);
     if (count === 0) {
       logger.warn({ paymentId, providerPaymentId }, 'payment already belongs to another provider payment');
     }
@@ -415,7 +449,7 @@ export function createPaymentService({
         idempotencyKey: paymentId,
       }),
     );
-    await recordProviderPayment(paymentId, result.providerPaymentId, result.card);
+    await recordProviderPayment(paymentId, result.providerPaymentId, result.card, result.outcome);
     const base = { order_id: order.id, payment_id: paymentId, card: result.card };
     const { outcome } = result;
     switch (outcome.status) {

@@ -1,5 +1,6 @@
 import { Prisma, type Queryable } from '@store/db';
 import { UNPAID_STATUSES } from '../orders/order-state.ts';
+import { noPaymentOpen } from '../payments/payment-deciding.ts';
 
 /** Raw SQL of promo codes: a code with its scope and the customer's use of it, locked when asked. */
 
@@ -17,26 +18,12 @@ export interface PromoRule {
   categoryIds: number[];
   productIds: number[];
   /**
-   * The customer's own use of it (one at most): `held` by an order still waiting for a payment the
-   * provider is deciding (the use comes back if that order ends unpaid); `abandoned` by an order
-   * still unpaid that no payment is deciding on (the widget was closed, the page left), which gives
-   * the code up to the customer's next order; `used` by any other; null when none.
+   * The customer's own use of it (one at most): `held` by an order still waiting for a payment that
+   * is open (payment-deciding.ts: the use comes back if that order ends unpaid); `abandoned` by an
+   * order still unpaid that no payment is open on (the widget was closed, the page left), which
+   * gives the code up to the customer's next order; `used` by any other; null when none.
    */
   customerUse: 'held' | 'abandoned' | 'used' | null;
-}
-
-/**
- * True of an order no payment is deciding on: none that the provider has taken and not yet refused
- * (it knows the payment, or said pending or succeeded), and no card charge of the last minute (its
- * request to the provider may still be on its way).
- */
-export function noPaymentDeciding(orderId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`NOT EXISTS (
-    SELECT 1 FROM payments p
-    WHERE p.order_id = ${orderId}
-      AND (p.status IN ('PENDING', 'SUCCEEDED')
-           OR (p.status = 'INIT' AND (p.provider_payment_id IS NOT NULL
-                                      OR (p.method = 'CARD' AND p.created_at > now() - interval '1 minute')))))`;
 }
 
 /**
@@ -57,7 +44,7 @@ export async function readPromoRule(
            ARRAY(SELECT category_id FROM promo_code_categories WHERE promo_code_id = pc.id) AS "categoryIds",
            ARRAY(SELECT product_id FROM promo_code_products WHERE promo_code_id = pc.id) AS "productIds",
            (SELECT CASE WHEN o.status <> ALL(${[...UNPAID_STATUSES]}::text[]::order_status[]) THEN 'used'
-                        WHEN ${noPaymentDeciding(Prisma.sql`o.id`)} THEN 'abandoned'
+                        WHEN ${noPaymentOpen(Prisma.sql`o.id`)} THEN 'abandoned'
                         ELSE 'held' END
             FROM promo_redemptions r JOIN orders o ON o.id = r.order_id
             WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid) AS "customerUse"

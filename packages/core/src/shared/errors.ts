@@ -34,6 +34,13 @@ export class NotFoundError extends AppError {
 
 export class ConflictError extends AppError {
   readonly kind = 'conflict';
+  /** `code` tells the client which state to show (the contract names the codes). */
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
 }
 
 export class UnauthorizedError extends AppError {
