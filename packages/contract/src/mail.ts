@@ -91,9 +91,10 @@ export const BalanceNoticeDataSchema = z.object({
   balanceMinor: z.number().int().nonnegative(),
   /**
    * `order_refunded`: an operator gave an order's price back; `paid_twice`: a second payment of a paid
-   * order, going back to its card (nothing came onto the balance).
+   * order, going back to its card (nothing came onto the balance); `late_returned`: a payment that came
+   * after its order had ended, whose promo code it could no longer have, going back to its card.
    */
-  cause: z.enum(['topup', 'order_refunded', 'paid_twice']),
+  cause: z.enum(['topup', 'order_refunded', 'paid_twice', 'late_returned']),
 });
 export type BalanceNoticeData = z.infer<typeof BalanceNoticeDataSchema>;
 

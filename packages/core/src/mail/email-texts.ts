@@ -55,6 +55,9 @@ export interface BalanceTexts {
   /** A second payment of an order paid already, on its way back to its card: no balance moved. */
   paidTwiceSubject: string;
   paidTwiceIntro: string;
+  /** A payment that came after its order closed, whose promo code is gone, on its way back to its card. */
+  lateReturnedSubject: string;
+  lateReturnedIntro: string;
   balanceNow: string;
   button: string;
 }
@@ -158,6 +161,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       paidTwiceSubject: 'Your second payment for order {order} is on its way back',
       paidTwiceIntro:
         'Your order {order} had already been paid, so we did not keep your second payment of {amount}: we are returning it to the card or account it came from. Your bank shows it within a few days.',
+      lateReturnedSubject: 'Your payment for order {order} is on its way back',
+      lateReturnedIntro:
+        'Your payment of {amount} for order {order} came after the order had closed, and its promo code has been used since, so we could not complete it at that price: we are returning the money to the card or account it came from. Your bank shows it within a few days.',
       balanceNow: 'Your balance is now {balance}. You can spend it on your next purchase.',
       button: 'Open my profile',
     },
@@ -253,6 +259,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       paidTwiceSubject: 'Seu segundo pagamento do pedido {order} está sendo devolvido',
       paidTwiceIntro:
         'O seu pedido {order} já estava pago, por isso não ficamos com o seu segundo pagamento de {amount}: estamos devolvendo-o ao cartão ou à conta de onde veio. O seu banco mostra a devolução em alguns dias.',
+      lateReturnedSubject: 'Seu pagamento do pedido {order} está sendo devolvido',
+      lateReturnedIntro:
+        'Seu pagamento de {amount} do pedido {order} chegou depois que o pedido foi encerrado, e o cupom dele já foi usado desde então, por isso não pudemos concluí-lo por esse preço: estamos devolvendo o dinheiro ao cartão ou à conta de onde veio. O seu banco mostra a devolução em alguns dias.',
       balanceNow: 'Seu saldo agora é de {balance}. Você pode usá-lo na próxima compra.',
       button: 'Abrir meu perfil',
     },
@@ -350,6 +359,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       paidTwiceSubject: 'Ваш второй платёж за заказ {order} возвращается',
       paidTwiceIntro:
         'Заказ {order} уже был оплачен, поэтому мы не оставили себе ваш второй платёж {amount}: мы возвращаем его на карту или счёт, с которых он пришёл. Банк покажет возврат в течение нескольких дней.',
+      lateReturnedSubject: 'Ваш платёж за заказ {order} возвращается',
+      lateReturnedIntro:
+        'Ваш платёж {amount} за заказ {order} пришёл уже после закрытия заказа, а его промокод с тех пор использован, поэтому мы не смогли выполнить заказ по этой цене: мы возвращаем деньги на карту или счёт, с которых они пришли. Банк покажет возврат в течение нескольких дней.',
       balanceNow: 'Сейчас на вашем балансе {balance} — их можно потратить на следующую покупку.',
       button: 'Открыть личный кабинет',
     },
@@ -442,6 +454,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       paidTwiceSubject: 'ऑर्डर {order} का आपका दूसरा भुगतान लौटाया जा रहा है',
       paidTwiceIntro:
         'आपके ऑर्डर {order} का भुगतान पहले ही हो चुका था, इसलिए हमने आपका {amount} का दूसरा भुगतान नहीं रखा: हम इसे उसी कार्ड या खाते में लौटा रहे हैं जिससे यह आया था। आपका बैंक इसे कुछ दिनों में दिखाएगा।',
+      lateReturnedSubject: 'ऑर्डर {order} का आपका भुगतान लौटाया जा रहा है',
+      lateReturnedIntro:
+        'ऑर्डर {order} के लिए आपका {amount} का भुगतान ऑर्डर बंद होने के बाद आया, और उसका प्रोमो कोड तब से इस्तेमाल हो चुका है, इसलिए हम उस कीमत पर ऑर्डर पूरा नहीं कर सके: हम पैसे उसी कार्ड या खाते में लौटा रहे हैं जिससे वे आए थे। आपका बैंक इसे कुछ दिनों में दिखाएगा।',
       balanceNow: 'अब आपका बैलेंस {balance} है। आप इसे अगली खरीदारी में इस्तेमाल कर सकते हैं।',
       button: 'मेरी प्रोफ़ाइल खोलें',
     },

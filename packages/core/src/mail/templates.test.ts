@@ -199,6 +199,7 @@ describe('the balance notices', () => {
     { template: 'balance-topup', cause: 'topup', intro: 'topupIntro', subject: 'topupSubject' },
     { template: 'balance-refund', cause: 'order_refunded', intro: 'orderRefundedIntro', subject: 'refundSubject' },
     { template: 'balance-refund', cause: 'paid_twice', intro: 'paidTwiceIntro', subject: 'paidTwiceSubject' },
+    { template: 'balance-refund', cause: 'late_returned', intro: 'lateReturnedIntro', subject: 'lateReturnedSubject' },
   ] as const;
 
   for (const { template, cause, intro, subject } of cases) {
@@ -222,7 +223,7 @@ describe('the balance notices', () => {
         expect(message.text).toContain(expectedIntro);
         // Money onto the balance says what the balance is now; a payment going back to its card does not.
         const balanceNow = texts.balanceNow.replace('{balance}', balance);
-        if (cause === 'paid_twice') expect(message.text).not.toContain(balanceNow);
+        if (cause === 'paid_twice' || cause === 'late_returned') expect(message.text).not.toContain(balanceNow);
         else expect(message.text).toContain(balanceNow);
         expect(message.html).toContain(escapeHtml(expectedIntro));
         expect(message.text).toContain('Maria');

@@ -232,20 +232,17 @@ function renderBalanceNotice(
     amount: formatMoney(notice.amountMinor, notice.currency, lang),
     balance: formatMoney(notice.balanceMinor, notice.currency, lang),
   };
-  // A second payment goes back to its card: nothing came onto the balance, so it is not spoken of.
-  const toCard = notice.cause === 'paid_twice';
-  const subject = fill(
-    template === 'balance-topup' ? texts.topupSubject : toCard ? texts.paidTwiceSubject : texts.refundSubject,
-    values,
-  );
-  const intro = fill(
-    notice.cause === 'topup'
-      ? texts.topupIntro
-      : notice.cause === 'paid_twice'
-        ? texts.paidTwiceIntro
-        : texts.orderRefundedIntro,
-    values,
-  );
+  // A payment going back to its card brought nothing onto the balance, so the balance is not spoken of.
+  const toCard = notice.cause === 'paid_twice' || notice.cause === 'late_returned';
+  const byCause: Record<BalanceNoticeData['cause'], [subject: string, intro: string]> = {
+    topup: [texts.topupSubject, texts.topupIntro],
+    order_refunded: [texts.refundSubject, texts.orderRefundedIntro],
+    paid_twice: [texts.paidTwiceSubject, texts.paidTwiceIntro],
+    late_returned: [texts.lateReturnedSubject, texts.lateReturnedIntro],
+  };
+  const [subjectText, introText] = byCause[notice.cause];
+  const subject = fill(subjectText, values);
+  const intro = fill(introText, values);
   const balanceNow = toCard ? [] : [fill(texts.balanceNow, values)];
   const signoff = fill(common.signoff, values);
 

@@ -16,14 +16,22 @@ import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, BalanceOwedError, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import { noPaymentOpen } from '../payments/payment-deciding.ts';
+import { retakePromoUse } from '../promo/promo-sql.ts';
 import { enqueueProviderRefund, returnToPayer } from '../payments/provider-refunds.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
-import { type LockedOrder, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
-import { COMPLETED_STATUSES, statusName, transitionOrders, typeName, UNPAID_STATUSES } from './order-state.ts';
+import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
+import {
+  COMPLETED_STATUSES,
+  statusName,
+  transitionOrders,
+  typeName,
+  UNPAID_ENDINGS,
+  UNPAID_STATUSES,
+} from './order-state.ts';
 
 /** How long an unpaid order waits for its payment (ORDER_TTL_MINUTES of the contract). */
 export const ORDER_TTL_MS = ORDER_TTL_MINUTES * 60_000;
@@ -68,7 +76,12 @@ export type CompletionOutcome =
    * Another payment had paid the order: this one goes back to its card (`refundId`, the refund asked
    * of the provider, to send after the commit).
    */
-  | { outcome: 'duplicate_refunded'; orderId: string; status: OrderStatus; refundedMinor: number; refundId: string };
+  | { outcome: 'duplicate_refunded'; orderId: string; status: OrderStatus; refundedMinor: number; refundId: string }
+  /**
+   * Paid after it ended unpaid, with a promo code whose use it can no longer have: not completed;
+   * the payment goes back to its card (`refundId`).
+   */
+  | { outcome: 'late_returned'; orderId: string; status: OrderStatus; refundedMinor: number; refundId: string };
 
 /** A payment whose amount or currency is not the order's: nothing is changed. */
 export class PaymentMismatchError extends ConflictError {}
@@ -267,6 +280,7 @@ export function createOrderService({
           currency: STORE_CURRENCY,
           paymentId: null,
           expiresAt,
+          promoCodeId: null,
         }
       : null;
     return { order, rows, balanceMinor: first.balanceMinor, owedMinor: first.owedMinor };
@@ -335,7 +349,7 @@ export function createOrderService({
           UPDATE orders SET promo_code_id = ${discount.promoCodeId}, discount_minor = ${discount.discountMinor},
                             total_minor = ${totalMinor}, updated_at = now()
           WHERE id = ${order.id}::uuid`);
-        order = { ...order, discountMinor: discount.discountMinor, totalMinor };
+        order = { ...order, discountMinor: discount.discountMinor, totalMinor, promoCodeId: discount.promoCodeId };
       }
 
       if (type === 'SPENDING' && placed.owedMinor > 0 && order.totalMinor > 0) throw new BalanceOwedError();
@@ -398,6 +412,36 @@ export function createOrderService({
         'order paid twice; the second payment goes back to its card',
       );
       return { outcome: 'duplicate_refunded', ...base, refundedMinor: input.amountMinor, emailId, refundId };
+    }
+    if (UNPAID_ENDINGS.includes(order.status) && order.promoCodeId !== null) {
+      // Paid after it ended unpaid, when its promo code's use went back: the order takes the use
+      // again, or, when the code has none left (another order of the customer's has it now, or its
+      // last use went to someone else), its price cannot be honoured and the payment goes back to its
+      // card. The customer's row before the code's, as a new order takes them.
+      await lockCustomer(tx, order.userId);
+      const kept = await retakePromoUse(tx, { promoCodeId: order.promoCodeId, userId: order.userId, orderId: order.id });
+      if (!kept) {
+        const refund = await returnToPayer(
+          tx,
+          { id: input.paymentId, provider: input.provider, orderId: order.id, amountMinor: input.amountMinor },
+          'late_payment',
+        );
+        const emailId = refund.created
+          ? await recordBalanceNotice(tx, {
+              userId: order.userId,
+              orderId: order.id,
+              currency: order.currency,
+              amountMinor: input.amountMinor,
+              cause: 'late_returned',
+              publicUrl,
+            })
+          : null;
+        logger.warn(
+          { orderId: order.id, paymentId: input.paymentId, refundId: refund.id },
+          'a late payment of an order whose promo code is gone goes back to its card',
+        );
+        return { outcome: 'late_returned', ...base, emailId, refundId: refund.id };
+      }
     }
     const outcome = await payAndFulfil(tx, order, { paymentId: input.paymentId, provider: input.provider });
     return {
@@ -503,7 +547,7 @@ export function createOrderService({
     async completePaidOrder(input: PaidOrderInput): Promise<CompletionOutcome> {
       const { emailId, ...outcome } = await sql.transaction((tx) => completeInTransaction(tx, input));
       await enqueueEmail(emailId);
-      if (outcome.outcome === 'duplicate_refunded' && queue) {
+      if ((outcome.outcome === 'duplicate_refunded' || outcome.outcome === 'late_returned') && queue) {
         await enqueueProviderRefund(queue, outcome.refundId, logger);
       }
       return outcome;

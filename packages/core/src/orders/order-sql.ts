@@ -14,13 +14,15 @@ export interface LockedOrder {
   currency: string;
   paymentId: string | null;
   expiresAt: Date | null;
+  /** The promo code the order was priced with, if any. */
+  promoCodeId: number | null;
 }
 
 /** The columns of a LockedOrder, for a statement that answers an order. */
 export const ORDER_COLUMNS = Prisma.sql`
   id, user_id AS "userId", type, status, subtotal_minor AS "subtotalMinor",
   discount_minor AS "discountMinor", total_minor AS "totalMinor", refunded_minor AS "refundedMinor",
-  currency, payment_id AS "paymentId", expires_at AS "expiresAt"`;
+  currency, payment_id AS "paymentId", expires_at AS "expiresAt", promo_code_id AS "promoCodeId"`;
 
 /**
  * Takes the order's row until the transaction ends: a completion, a spend, a refund and the expiry

@@ -499,7 +499,9 @@ export function createPaymentEventProcessor({
       );
       outcome = completion.outcome;
       emailId = completion.emailId;
-      if (completion.outcome === 'duplicate_refunded') refundId = completion.refundId;
+      if (completion.outcome === 'duplicate_refunded' || completion.outcome === 'late_returned') {
+        refundId = completion.refundId;
+      }
     } else if (status === 'PENDING' || status === 'INIT') {
       await transitionOrders(tx, [order.id], 'PENDING');
     } else if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {

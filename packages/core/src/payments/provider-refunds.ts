@@ -17,7 +17,7 @@ import type { PaymentProvider, ProviderPayment } from './provider.ts';
  */
 
 /** Why the store gives a payment back. */
-export type ProviderRefundReason = 'second_charge' | 'late_payment' | 'amount_mismatch' | 'operator';
+export type ProviderRefundReason = 'second_charge' | 'late_payment' | 'operator';
 
 export interface ProviderRefundRequest {
   orderId: string;

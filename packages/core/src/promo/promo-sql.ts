@@ -52,3 +52,28 @@ export async function readPromoRule(
     ${lock ? Prisma.sql`FOR UPDATE OF pc` : Prisma.empty}`);
   return rows[0];
 }
+
+/**
+ * Takes a promo code's use again for an order paid after it ended unpaid (its use was given back
+ * then), as a redemption does: under the code's lock, so uses are counted one at a time. Refused
+ * (false) when the code has no use left, or when the customer's one use of it belongs to another
+ * order now. The customer's row must be locked first (the order in which a new order takes them).
+ */
+export async function retakePromoUse(
+  tx: Queryable,
+  { promoCodeId, userId, orderId }: { promoCodeId: number; userId: string; orderId: string },
+): Promise<boolean> {
+  const rows = await tx.query<{ id: number }>(Prisma.sql`
+    WITH code AS (
+      SELECT id, max_uses, used_count FROM promo_codes WHERE id = ${promoCodeId} FOR UPDATE
+    ), used AS (
+      INSERT INTO promo_redemptions (id, promo_code_id, user_id, order_id)
+      SELECT gen_random_uuid(), c.id, ${userId}::uuid, ${orderId}::uuid FROM code c
+      WHERE c.max_uses IS NULL OR c.used_count < c.max_uses
+      ON CONFLICT DO NOTHING
+      RETURNING promo_code_id
+    )
+    UPDATE promo_codes SET used_count = used_count + 1 WHERE id = (SELECT promo_code_id FROM used)
+    RETURNING id`);
+  return rows.length === 1;
+}
