@@ -1,7 +1,14 @@
 import type { WidgetRequest } from '@store/contract';
 import { startPayment } from './api/pay.ts';
 import { closePaymentDialog, openPaymentDialog } from './payment-ui-store.ts';
-import { attemptToken, goToHostedPage, loadScript, openOrder, type PayTarget } from './start-payment.ts';
+import {
+  attemptToken,
+  goToHostedPage,
+  loadScript,
+  openOrder,
+  type PayTarget,
+  showIfUnderWay,
+} from './start-payment.ts';
 
 /** The provider widget's callbacks (its script documents them). */
 interface WidgetEvent {
@@ -31,17 +38,25 @@ const awaitOrder = (orderId: string, target: PayTarget) =>
 
 const failed = (target: PayTarget) => openPaymentDialog({ kind: 'error', mode: target.mode });
 
+/** A refusal because the order is paid or being paid already follows it; anything else is the error path. */
+const refused = (error: unknown, orderId: string | undefined, target: PayTarget) => {
+  if (!showIfUnderWay(error, orderId, target.mode)) failed(target);
+};
+
 /**
  * SPEC.md section 4 "Card payment" through the provider's widget (the default card path): the order
  * is created, the widget opened with the request POST /payment answers. On success the order's
  * status is awaited (the user refreshed, the basket reloaded, the success modal); a close after a
  * failure (PAY_WIDGET:CLOSE_AFTER_FAIL) is the error path, any other close just closes. A declined
- * attempt alone changes nothing: the customer may try another card in the widget.
+ * attempt alone changes nothing: the customer may try another card in the widget. An order paid or
+ * being paid already (409 payment.underWay) is followed rather than paid again.
  */
 export async function payWithWidget(target: PayTarget): Promise<void> {
   openPaymentDialog({ kind: 'processing' });
+  let orderId: string | undefined;
   try {
     const order = await openOrder(target);
+    orderId = order.order_id;
     if (order.status === 'fulfilled') return awaitOrder(order.order_id, target);
     const answer = await startPayment({ type: target.mode, orderId: order.order_id, token: attemptToken() });
     if (answer.status !== 'widget') throw new Error(`Unexpected answer ${answer.status}`);
@@ -59,8 +74,8 @@ export async function payWithWidget(target: PayTarget): Promise<void> {
         if (event.code === 'PAY_WIDGET:CLOSE_AFTER_FAIL') failed(target);
       },
     });
-  } catch {
-    failed(target);
+  } catch (error) {
+    refused(error, orderId, target);
   }
 }
 
@@ -70,11 +85,13 @@ export async function payWithWidget(target: PayTarget): Promise<void> {
  */
 export async function payOnHostedPage(target: PayTarget): Promise<void> {
   openPaymentDialog({ kind: 'processing' });
+  let orderId: string | undefined;
   try {
     const order = await openOrder(target);
+    orderId = order.order_id;
     if (order.status === 'fulfilled') return awaitOrder(order.order_id, target);
     await goToHostedPage(order.order_id);
-  } catch {
-    failed(target);
+  } catch (error) {
+    refused(error, orderId, target);
   }
 }

@@ -20,6 +20,12 @@ export type PaymentDialog =
   | { kind: 'upi'; mode: PaymentMode; amount?: number | undefined }
   /** With an order id, its status is polled (the return from a payment page); a top-up's ends in its own success. */
   | { kind: 'processing'; orderId?: string; topUp?: boolean }
+  /**
+   * A payment call answered 409 payment.underWay: the order is paid or its payment is being decided.
+   * Its status is followed as in `processing`; without an order id (a card top-up names only its value)
+   * there is nothing to follow.
+   */
+  | { kind: 'underWay'; orderId?: string | undefined; topUp?: boolean }
   | { kind: 'success'; orderId?: string }
   | { kind: 'topupSuccess' }
   /** Try again reopens the choice of method for the same kind of payment. */

@@ -1,9 +1,10 @@
-import type { CreateOrderResponse, PaymentResponse } from '@store/contract';
+import { type CreateOrderResponse, PAYMENT_UNDER_WAY, type PaymentResponse } from '@store/contract';
+import { ApiError } from '../../lib/api-client.ts';
 import { flushBasket } from '../basket/basket-sync.ts';
 import { getPromo } from '../basket/promo-store.ts';
 import { createOrder } from './api/create-order.ts';
 import { initializeHostedPage } from './api/pay.ts';
-import type { PaymentMode } from './payment-ui-store.ts';
+import { openPaymentDialog, type PaymentMode } from './payment-ui-store.ts';
 
 /** What a payment pays: the basket, or a top-up of `amount` whole units. */
 export interface PayTarget {
@@ -22,6 +23,29 @@ export async function openOrder(target: PayTarget): Promise<CreateOrderResponse>
   }
   if (!(await flushBasket())) throw new Error('The basket could not be saved');
   return createOrder({ type: 'purchase', code: getPromo()?.code });
+}
+
+/**
+ * The 409 every payment call answers while a payment of the order has succeeded or is being decided,
+ * or once the order is paid (a double click, a second tab, a retry after the card was charged): a new
+ * attempt would charge twice. Another 409 is an ordinary failure.
+ */
+export const isPaymentUnderWay = (error: unknown) =>
+  error instanceof ApiError &&
+  error.status === 409 &&
+  typeof error.body === 'object' &&
+  error.body !== null &&
+  'code' in error.body &&
+  error.body.code === PAYMENT_UNDER_WAY;
+
+/**
+ * Answers that 409 with "paid, processing" rather than an error: the dialog follows the order's
+ * status, as after a payment page. Returns whether `error` was one.
+ */
+export function showIfUnderWay(error: unknown, orderId: string | undefined, mode: PaymentMode): boolean {
+  if (!isPaymentUnderWay(error)) return false;
+  openPaymentDialog({ kind: 'underWay', orderId, topUp: mode === 'balance' });
+  return true;
 }
 
 /** The key of one payment attempt: the same key never charges twice. */

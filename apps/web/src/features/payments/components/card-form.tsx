@@ -1,4 +1,11 @@
-import { CARD_NUMBER_MAX_DIGITS, type CardType, STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
+import {
+  CARD_NUMBER_MAX_DIGITS,
+  type CardType,
+  type PaymentResponse,
+  STORE_CURRENCY,
+  TOPUP_MAX_DIGITS,
+  TOPUP_MIN,
+} from '@store/contract';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { CardLogo } from '../../../components/ui/card-logo.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -23,7 +30,7 @@ import {
   parseExpiry,
 } from '../card-rules.ts';
 import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
-import { attemptToken, followCardChallenge, openOrder } from '../start-payment.ts';
+import { attemptToken, followCardChallenge, openOrder, showIfUnderWay } from '../start-payment.ts';
 import styles from './card-form.module.css';
 import { type ConsentState, Consents, NO_CONSENT } from './consents.tsx';
 
@@ -40,7 +47,8 @@ interface CardFormProps {
  * Charges the card (SPEC.md section 4 "Own card form"): a purchase first makes its order (POST
  * /orders/create), a top-up names its value; POST /payment answers success (the order's status is
  * then awaited behind the processing modal), failed, or a 3-D Secure step the browser is sent to.
- * Resolves whether the attempt failed here.
+ * A 409 payment.underWay (a second press, a payment already made in another tab) charges nothing:
+ * the order is followed as paid. Resolves whether the attempt failed here.
  */
 async function chargeCard(
   mode: PaymentMode,
@@ -57,18 +65,24 @@ async function chargeCard(
     }
     orderId = order.order_id;
   }
-  const answer = await startPayment({
-    type: mode,
-    ...(orderId ? { orderId } : { value: amount }),
-    token: attemptToken(),
-    card_number: card.number,
-    month: card.month,
-    year: card.year,
-    cvc: card.cvc,
-    screenHeight: window.screen.height,
-    screenWidth: window.screen.width,
-    timeZoneOffset: new Date().getTimezoneOffset(),
-  });
+  let answer: PaymentResponse;
+  try {
+    answer = await startPayment({
+      type: mode,
+      ...(orderId ? { orderId } : { value: amount }),
+      token: attemptToken(),
+      card_number: card.number,
+      month: card.month,
+      year: card.year,
+      cvc: card.cvc,
+      screenHeight: window.screen.height,
+      screenWidth: window.screen.width,
+      timeZoneOffset: new Date().getTimezoneOffset(),
+    });
+  } catch (error) {
+    if (showIfUnderWay(error, orderId, mode)) return false;
+    throw error;
+  }
   if (answer.status === 'failed' || answer.status === 'widget') return true;
   if (answer.status === 'success') {
     openPaymentDialog({ kind: 'processing', orderId: answer.order_id, topUp: mode === 'balance' });

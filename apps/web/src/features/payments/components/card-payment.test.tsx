@@ -334,3 +334,63 @@ describe('paying with the store’s own card form', () => {
     expect(within(modal).getByLabelText('Expiry date')).toHaveValue('12/30');
   });
 });
+
+describe('a card payment refused because the order is paid or being paid (409 payment.underWay)', () => {
+  it('shows the calm under-way dialog, not an error, and follows the order to its codes', async () => {
+    answers = [{ status: 409, body: { message: 'Under way', code: 'payment.underWay' } }];
+    statuses = ['init', 'success'];
+    const user = setup();
+    const modal = await fillCard(user);
+    await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
+
+    const underWay = await screen.findByTestId('payment-under-way-modal');
+    expect(within(underWay).getByRole('heading', { name: 'Your payment is already being processed' })).toBeVisible();
+    // Announced as a dialog with its text; its one control (Close) holds the focus, so Escape or
+    // Enter leave it from the keyboard.
+    expect(screen.getByRole('dialog')).toHaveAccessibleDescription(
+      'This order is paid, or its payment is being confirmed, so there is nothing more to pay. We will show the result here as soon as it is confirmed.',
+    );
+    await waitFor(() => expect(within(underWay).getByRole('button', { name: 'Close' })).toHaveFocus());
+    // Nothing offers to pay again: no error, no card form, no Try again.
+    expect(screen.queryByTestId('card-failed')).toBeNull();
+    expect(screen.queryByTestId('card-modal')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(paymentCalls).toHaveLength(1);
+
+    // The order's status, every second, as after a payment page; then what success shows today.
+    await waitFor(() => expect(statusCalls).toBe(1));
+    expect(screen.getByTestId('payment-under-way-modal')).toBeVisible();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS);
+    });
+    const success = await screen.findByTestId('payment-success-modal');
+    expect(within(success).getByRole('link', { name: 'Show my codes' })).toHaveAttribute(
+      'href',
+      `/payment-confirm/${ORDER_ID}`,
+    );
+    expect(screen.queryByTestId('payment-under-way-modal')).toBeNull();
+  });
+
+  it('ends in the usual failure when the payment it follows fails', async () => {
+    answers = [{ status: 409, body: { message: 'Under way', code: 'payment.underWay' } }];
+    statuses = ['init', 'error'];
+    const user = setup();
+    const modal = await fillCard(user);
+    await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
+    await screen.findByTestId('payment-under-way-modal');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS);
+    });
+    expect(await screen.findByTestId('payment-error-modal')).toBeVisible();
+  });
+
+  it('shows today’s error screen for a 409 without that code', async () => {
+    answers = [{ status: 409, body: { message: 'A card payment of this order is already under way.' } }];
+    const user = setup();
+    const modal = await fillCard(user);
+    await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
+    expect(await within(modal).findByTestId('card-failed')).toBeVisible();
+    expect(screen.queryByTestId('payment-under-way-modal')).toBeNull();
+    expect(statusCalls).toBe(0);
+  });
+});

@@ -24,6 +24,7 @@ import styles from './payments.module.css';
 import { ProcessingDialog } from './processing-dialog.tsx';
 import { QrDialog } from './qr-dialog.tsx';
 import { ReturnHandler } from './return-handler.tsx';
+import { UnderWayDialog } from './under-way-dialog.tsx';
 import { UpiDialog } from './upi-dialog.tsx';
 
 const onClosed = (close: () => void) => (open: boolean) => {
@@ -198,6 +199,8 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
       return <UpiDialog mode={dialog.mode} amount={dialog.amount} />;
     case 'processing':
       return <ProcessingDialog orderId={dialog.orderId} topUp={dialog.topUp ?? false} />;
+    case 'underWay':
+      return <UnderWayDialog orderId={dialog.orderId} topUp={dialog.topUp ?? false} />;
     case 'success':
       return <SuccessDialog orderId={dialog.orderId} />;
     case 'topupSuccess':

@@ -19,6 +19,8 @@ let server: ReturnType<typeof fakeBasketServer>;
 let statuses: PaymentStatusValue[];
 let statusCalls: number;
 let bodies: Record<string, Record<string, unknown>[]>;
+/** An answer other than ANSWERS' for a path (a refusal), by path. */
+let refusals: Record<string, { status: number; body: unknown }>;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -87,6 +89,7 @@ beforeEach(async () => {
   statuses = ['init'];
   statusCalls = 0;
   bodies = {};
+  refusals = {};
   setSession('tok', userFixture({ id: 'u1', email: 'asha@example.com' }));
   vi.stubGlobal(
     'fetch',
@@ -103,6 +106,11 @@ beforeEach(async () => {
           type: 'purchase',
           refunded_minor: 0,
         });
+      }
+      const refusal = refusals[url.pathname];
+      if (refusal) {
+        bodies[url.pathname] = [...(bodies[url.pathname] ?? []), body];
+        return json(refusal.status, refusal.body);
       }
       if (url.pathname in ANSWERS) {
         bodies[url.pathname] = [...(bodies[url.pathname] ?? []), body];
@@ -302,5 +310,102 @@ describe('the card widget', () => {
     act(() => callbacks.onClose({ code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' }));
     expect(screen.queryByTestId('payment-error-modal')).toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('a payment call refused because the order is paid or being paid (409 payment.underWay)', () => {
+  const UNDER_WAY = { status: 409, body: { message: 'Under way', code: 'payment.underWay' } };
+
+  /** The under-way dialog while the status is `init`; then, once the order is paid, the success with its codes. */
+  async function expectFollowedToSuccess() {
+    const underWay = await screen.findByTestId('payment-under-way-modal');
+    expect(within(underWay).getByRole('heading', { name: 'Your payment is already being processed' })).toBeVisible();
+    expect(screen.queryByTestId('payment-error-modal')).toBeNull();
+    await waitFor(() => expect(statusCalls).toBe(1));
+    expect(screen.getByTestId('payment-under-way-modal')).toBeVisible();
+    statuses = ['success'];
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS);
+    });
+    const success = await screen.findByTestId('payment-success-modal');
+    expect(within(success).getByRole('link', { name: 'Show my codes' })).toHaveAttribute(
+      'href',
+      `/payment-confirm/${ORDER_ID}`,
+    );
+  }
+
+  async function payBy(method: RegExp) {
+    const user = setup();
+    act(() => openPaymentDialog({ kind: 'methods', mode: 'purchase' }));
+    const modal = await screen.findByTestId('payment-methods-modal');
+    await user.click(within(modal).getByRole('radio', { name: method }));
+    await giveConsents(user, modal);
+    await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
+  }
+
+  it('from the widget’s request: no widget, the order followed to its codes', async () => {
+    refusals['/api/payment'] = UNDER_WAY;
+    const pay = vi.fn();
+    window.SandboxPay = { pay };
+    await payBy(/^Bank card Visa/);
+    await expectFollowedToSuccess();
+    expect(pay).not.toHaveBeenCalled();
+    expect(bodies['/api/payment']).toHaveLength(1);
+  });
+
+  it('from the hosted page’s form: the browser stays, the order followed to its codes', async () => {
+    refusals['/api/payment/initialize'] = UNDER_WAY;
+    const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
+    await payBy(/^Bank card on the payment page/);
+    await expectFollowedToSuccess();
+    expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('from the QR code: no QR, the order followed to its codes', async () => {
+    refusals['/api/orders/create-qr'] = UNDER_WAY;
+    const user = setup();
+    act(() => openPaymentDialog({ kind: 'qr', mode: 'purchase' }));
+    const modal = await screen.findByTestId('qr-modal');
+    await user.type(within(modal).getByLabelText('CPF'), '12345678909');
+    await user.click(within(modal).getByRole('button', { name: 'Show the QR code' }));
+    await expectFollowedToSuccess();
+    expect(screen.queryByTestId('qr-modal')).toBeNull();
+  });
+
+  it('closes on Escape, and then stops following the order', async () => {
+    refusals['/api/orders/create-qr'] = UNDER_WAY;
+    const user = setup();
+    act(() => openPaymentDialog({ kind: 'qr', mode: 'purchase' }));
+    const modal = await screen.findByTestId('qr-modal');
+    await user.type(within(modal).getByLabelText('CPF'), '12345678909');
+    await user.click(within(modal).getByRole('button', { name: 'Show the QR code' }));
+    await screen.findByTestId('payment-under-way-modal');
+    await waitFor(() => expect(statusCalls).toBe(1));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS * 3);
+    });
+    expect(statusCalls).toBe(1);
+  });
+
+  it.each([
+    ['the QR code', '/api/orders/create-qr'],
+    ['the widget', '/api/payment'],
+  ])('shows today’s error for a 409 without that code from %s', async (_name, path) => {
+    refusals[path] = { status: 409, body: { message: 'Conflict' } };
+    if (path === '/api/payment') {
+      await payBy(/^Bank card Visa/);
+    } else {
+      const user = setup();
+      act(() => openPaymentDialog({ kind: 'qr', mode: 'purchase' }));
+      const modal = await screen.findByTestId('qr-modal');
+      await user.type(within(modal).getByLabelText('CPF'), '12345678909');
+      await user.click(within(modal).getByRole('button', { name: 'Show the QR code' }));
+    }
+    const error = await screen.findByTestId('payment-error-modal');
+    expect(within(error).getByRole('heading', { name: 'Something went wrong!' })).toBeVisible();
+    expect(screen.queryByTestId('payment-under-way-modal')).toBeNull();
+    expect(statusCalls).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
 import { createQrPayment } from '../api/pay.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
-import { openOrder } from '../start-payment.ts';
+import { openOrder, showIfUnderWay } from '../start-payment.ts';
 import { AmountDue, AmountDueLine } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
 import { useReturnStatus } from './processing-dialog.tsx';
@@ -111,8 +111,10 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
     setValidating(true);
     if (cpfBad || sending) return;
     setSending(true);
+    let orderId: string | undefined;
     try {
       const order = await openOrder({ mode, amount });
+      orderId = order.order_id;
       if (order.status === 'fulfilled') {
         openPaymentDialog({ kind: 'processing', orderId: order.order_id });
         return;
@@ -125,8 +127,9 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
         personalId: cpf,
       });
       setQr({ answer, minor: order.total_minor, currency: order.currency });
-    } catch {
-      openPaymentDialog({ kind: 'error', mode });
+    } catch (error) {
+      // Paid, or being paid, already (payment.underWay): followed, not an error.
+      if (!showIfUnderWay(error, orderId, mode)) openPaymentDialog({ kind: 'error', mode });
     } finally {
       setSending(false);
     }

@@ -4,7 +4,7 @@ import { Modal } from '../../auth/components/modal.tsx';
 import { useSession } from '../../auth/hooks/use-session.ts';
 import { createUpiPayment } from '../api/pay.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
-import { openOrder } from '../start-payment.ts';
+import { openOrder, showIfUnderWay } from '../start-payment.ts';
 import { AmountDue } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
 import styles from './upi-dialog.module.css';
@@ -88,8 +88,10 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
     }
     if (sending) return;
     setSending(true);
+    let orderId: string | undefined;
     try {
       const order = await openOrder({ mode, amount });
+      orderId = order.order_id;
       if (order.status === 'fulfilled') {
         openPaymentDialog({ kind: 'processing', orderId: order.order_id });
         return;
@@ -108,9 +110,10 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
         ...returnUrls(order.order_id, mode),
       });
       window.location.assign(answer.redirect_url);
-    } catch {
+    } catch (error) {
       setSending(false);
-      openPaymentDialog({ kind: 'error', mode });
+      // Paid, or being paid, already (payment.underWay): followed, not an error.
+      if (!showIfUnderWay(error, orderId, mode)) openPaymentDialog({ kind: 'error', mode });
     }
   }
 
