@@ -1,4 +1,4 @@
-import { STORE_CURRENCY } from '@store/contract';
+import { STORE_CURRENCY, TOPUP_MIN } from '@store/contract';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useUser } from '../../features/auth/api/get-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
@@ -8,6 +8,7 @@ import { openPaymentDialog } from '../../features/payments/payment-ui-store.ts';
 import { balanceQueryOptions, useBalance } from '../../features/profile/api/get-balance.ts';
 import { EmailForm } from '../../features/profile/components/email-form.tsx';
 import { NameForm } from '../../features/profile/components/name-form.tsx';
+import { OwedNotice } from '../../features/profile/components/owed-notice.tsx';
 import { PasswordForm } from '../../features/profile/components/password-form.tsx';
 import styles from '../../features/profile/components/profile.module.css';
 import { VerificationStatus } from '../../features/profile/components/verification-status.tsx';
@@ -39,6 +40,8 @@ export function Component() {
   if (!user.data) return <p className={styles.label}>{t('common.loading')}</p>;
   const { name, email, verified, activated } = user.data;
   const amount = balance.data?.balance ?? user.data.balance;
+  // The balance's answer is the newer one; absent there, nothing is owed.
+  const owedMinor = (balance.data ? balance.data.owed_minor : user.data.owed_minor) ?? 0;
 
   return (
     <div className={styles.page} data-testid="profile-page">
@@ -69,10 +72,20 @@ export function Component() {
           <p className={styles.balance} data-testid="profile-balance">
             {formatPrice(amount, STORE_CURRENCY, locale)}
           </p>
+          {owedMinor > 0 && <OwedNotice id="profile-owed" owedMinor={owedMinor} />}
           <button
             type="button"
             className={styles.button}
-            onClick={() => openPaymentDialog({ kind: 'methods', mode: 'balance' })}
+            aria-describedby={owedMinor > 0 ? 'profile-owed' : undefined}
+            // A debt is paid first by any top-up: the amount starts at what settles it (whole units,
+            // at least the smallest top-up).
+            onClick={() =>
+              openPaymentDialog({
+                kind: 'methods',
+                mode: 'balance',
+                amount: owedMinor > 0 ? Math.max(TOPUP_MIN, Math.ceil(owedMinor / 100)) : undefined,
+              })
+            }
           >
             {t('purchases.topUp')}
           </button>

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Component as CheckoutPage } from '../../app/routes/checkout.tsx';
+import { queryClient } from '../../lib/query-client.ts';
 import { setSession } from '../../lib/session-store.ts';
 import { fakeBasketServer } from '../../test/basket-server.ts';
 import { giveConsents, productFixture, userFixture } from '../../test/fixtures.ts';
@@ -17,6 +18,8 @@ const steam = productFixture({ id: 1, name: 'Steam 50', price: 50, price_minor: 
 
 let server: ReturnType<typeof fakeBasketServer>;
 let spendReply: { status: number; body: unknown };
+/** The user GET /user answers (the refresh after a spend or a refusal). */
+let freshUser: ReturnType<typeof userFixture>;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -34,6 +37,7 @@ beforeEach(() => {
       balance_minor: 7_000,
     },
   };
+  freshUser = userFixture({ id: 'u1', balance: 70, balance_minor: 7_000 });
   window.dataLayer = [];
   vi.stubGlobal(
     'fetch',
@@ -55,8 +59,7 @@ beforeEach(() => {
         if (spendReply.status === 200) server.lines.clear();
         return json(spendReply.status, spendReply.body);
       }
-      if (url.pathname === '/api/user')
-        return json(200, { user: userFixture({ id: 'u1', balance: 70, balance_minor: 7_000 }) });
+      if (url.pathname === '/api/user') return json(200, { user: freshUser });
       return answer;
     }),
   );
@@ -65,6 +68,9 @@ beforeEach(() => {
 afterEach(() => {
   act(() => closePaymentDialog());
   vi.useRealTimers();
+  // The app's own cache: a user read under a test's fake clock would look fresh to the next test's
+  // real one, and the refresh after a refusal would not ask the server.
+  queryClient.clear();
 });
 
 function renderCheckout() {
@@ -192,6 +198,72 @@ describe('paying from the balance', () => {
     await user.click(within(modal).getByRole('button', { name: 'Close' }));
     expect(screen.queryByTestId('payment-error-modal')).toBeNull();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+});
+
+describe('paying from the balance while the account owes the store', () => {
+  it('says what is owed before asking the server, and its top-up starts at the debt plus what the order lacks', async () => {
+    setSession('tok', userFixture({ id: 'u1', balance: 0, balance_minor: 0, owed_minor: 9_000 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderCheckout();
+    // The balance method does not offer a balance it cannot spend.
+    const method = screen.getByTestId('payment-balance');
+    expect(method).toHaveTextContent(/Your account owes BRL\s90\.00: top up to use the balance/);
+    expect(method).not.toHaveTextContent('Your balance');
+    await user.click(screen.getByRole('radio', { name: /Account balance/ }));
+    await giveConsents(user, document.body);
+    expect(screen.getByTestId('payment-note')).toHaveTextContent(
+      'The balance cannot pay while your account owes money',
+    );
+    await user.click(screen.getByRole('button', { name: /^Pay BRL\s50\.00$/ }));
+
+    const modal = await screen.findByTestId('balance-owed-modal');
+    expect(within(modal).getByRole('heading', { name: 'Your account owes money' })).toBeVisible();
+    expect(modal).toHaveTextContent(/Your account owes BRL\s90\.00: a top-up was returned to you after it was spent\./);
+    expect(server.callsTo('POST /api/orders/create')).toEqual([]);
+
+    await user.click(within(modal).getByRole('button', { name: 'Top up balance' }));
+    const methods = await screen.findByTestId('payment-methods-modal');
+    // 90.00 owed and 50.00 for the order: a top-up pays the debt first.
+    expect(within(methods).getByLabelText('Top-up amount')).toHaveValue('140');
+  });
+
+  it('opens the debt’s modal on the server’s balanceOwed refusal, with the amount the user read again names', async () => {
+    // The stored user is from before the top-up was given back: it shows a balance and no debt.
+    spendReply = { status: 422, body: { message: 'Owed', errors: { balance: ['validation.balanceOwed'] } } };
+    freshUser = userFixture({ id: 'u1', balance: 0, balance_minor: 0, owed_minor: 8_000 });
+    setSession('tok', userFixture({ id: 'u1', balance: 120, balance_minor: 12_000 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderCheckout();
+    await payFromBalance(user);
+
+    const modal = await screen.findByTestId('balance-owed-modal');
+    expect(modal).toHaveTextContent(/Your account owes BRL\s80\.00/);
+    expect(screen.queryByTestId('insufficient-modal')).toBeNull();
+    expect(server.callsTo('GET /api/user')).toHaveLength(1);
+    await user.click(within(modal).getByRole('button', { name: 'Top up balance' }));
+    const methods = await screen.findByTestId('payment-methods-modal');
+    // 80.00 owed and the whole 50.00 of the order, now that the balance is empty.
+    expect(within(methods).getByLabelText('Top-up amount')).toHaveValue('130');
+  });
+
+  it('still says the account owes when the amount cannot be read, and starts at the smallest top-up', async () => {
+    spendReply = { status: 422, body: { message: 'Owed', errors: { balance: ['validation.balanceOwed'] } } };
+    freshUser = userFixture({ id: 'u1', balance: 120, balance_minor: 12_000 });
+    setSession('tok', userFixture({ id: 'u1', balance: 120, balance_minor: 12_000 }));
+    addToBasket(steam);
+    const user = userEvent.setup();
+    renderCheckout();
+    await payFromBalance(user);
+
+    const modal = await screen.findByTestId('balance-owed-modal');
+    expect(modal).toHaveTextContent(/^Your account owes money.*Your account owes money: a top-up was returned/);
+    await user.click(within(modal).getByRole('button', { name: 'Top up balance' }));
+    expect(within(await screen.findByTestId('payment-methods-modal')).getByLabelText('Top-up amount')).toHaveValue(
+      '100',
+    );
   });
 });
 

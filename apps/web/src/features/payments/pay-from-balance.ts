@@ -10,8 +10,8 @@ import { spendBalance } from './api/spend-balance.ts';
 import { openPaymentDialog } from './payment-ui-store.ts';
 import { reportPurchaseOnce } from './purchase-analytics.ts';
 
-const isShortBalance = (error: unknown) =>
-  error instanceof ApiError && (error.fieldErrors.balance ?? []).includes(ErrorKeys.insufficientFunds);
+const balanceRefused = (error: unknown, key: string) =>
+  error instanceof ApiError && (error.fieldErrors.balance ?? []).includes(key);
 
 /**
  * SPEC.md section 4 "Pay from balance": a balance below the basket's total opens the
@@ -19,15 +19,25 @@ const isShortBalance = (error: unknown) =>
  * code) and paid from the balance, the basket reloaded, the user refreshed a little later (the
  * balance shown in the header and profile), and the success modal shown. The server checks the
  * balance again, so a balance spent in another tab meanwhile also ends in the insufficient-funds
- * modal. Anything else ends in the payment error modal.
+ * modal. An account that owes the store (`owed_minor`: a top-up given back after it was spent) is
+ * refused any spend until a top-up has paid the debt: the same modal, saying so, whose top-up covers
+ * the debt and the order. Anything else ends in the payment error modal.
  */
 export async function payFromBalance(): Promise<void> {
   const lines = getBasket();
   const promo = getPromo();
   const { payMinor } = basketTotals(lines, promo);
-  const balanceMinor = getSession().user?.balance_minor ?? 0;
-  if (balanceMinor < payMinor) {
-    openPaymentDialog({ kind: 'insufficient', shortMinor: payMinor - balanceMinor });
+  const user = getSession().user;
+  const balanceMinor = user?.balance_minor ?? 0;
+  const owedMinor = user?.owed_minor ?? 0;
+  const shortMinor = Math.max(payMinor - balanceMinor, 0);
+  // As the server decides: an order with nothing to pay is made even while the account owes.
+  if (owedMinor > 0 && payMinor > 0) {
+    openPaymentDialog({ kind: 'insufficient', shortMinor, owedMinor });
+    return;
+  }
+  if (shortMinor > 0) {
+    openPaymentDialog({ kind: 'insufficient', shortMinor });
     return;
   }
   openPaymentDialog({ kind: 'processing' });
@@ -52,9 +62,20 @@ export async function payFromBalance(): Promise<void> {
     setTimeout(() => void refreshSession(), USER_REFRESH_AFTER_SPEND_MS);
     openPaymentDialog({ kind: 'success', orderId: order.order_id });
   } catch (error) {
-    if (isShortBalance(error)) {
+    if (balanceRefused(error, ErrorKeys.balanceOwed)) {
+      // The refusal does not say how much is owed: the user, read again, does (0 if it cannot be read).
+      await refreshSession();
+      const fresh = getSession().user;
+      openPaymentDialog({
+        kind: 'insufficient',
+        shortMinor: Math.max(payMinor - (fresh?.balance_minor ?? balanceMinor), 0),
+        owedMinor: fresh?.owed_minor ?? 0,
+      });
+      return;
+    }
+    if (balanceRefused(error, ErrorKeys.insufficientFunds)) {
       void refreshSession();
-      openPaymentDialog({ kind: 'insufficient', shortMinor: Math.max(payMinor - balanceMinor, 0) });
+      openPaymentDialog({ kind: 'insufficient', shortMinor });
       return;
     }
     openPaymentDialog({ kind: 'error' });

@@ -8,7 +8,12 @@ export type PaymentMode = 'purchase' | 'balance';
 export type PaymentDialog =
   /** `amount`: a top-up's amount to start from (the shortfall the insufficient-funds dialog named). */
   | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined }
-  | { kind: 'insufficient'; shortMinor: number }
+  /**
+   * `shortMinor`: what the balance lacks for the basket. `owedMinor`, when set: the account owes the
+   * store (a top-up given back after it was spent), which the server refuses any spend for until a
+   * top-up has paid it; 0 when the amount could not be read.
+   */
+  | { kind: 'insufficient'; shortMinor: number; owedMinor?: number | undefined }
   /**
    * The store's own card form; a top-up's amount comes from the method choice, and `consented` says
    * both consents were given there, so the form starts with them ticked.

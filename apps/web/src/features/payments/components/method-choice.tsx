@@ -66,12 +66,19 @@ export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initi
   const topUp = mode === 'balance';
   const amountBad = topUp && !isTopUpValid(amount);
 
+  // While the account owes the store, its balance pays for nothing (the server refuses the spend until
+  // a top-up has paid the debt): the balance method says so rather than offering the balance.
+  const owedMinor = user?.owed_minor ?? 0;
+  const owes = owedMinor > 0;
+
   const consented = hasConsented(consent);
   const note = !method
     ? t('checkout.chooseMethod')
-    : consented
-      ? t(`payment.methods.${method}Note`)
-      : t('payment.methods.consentsNeeded');
+    : !consented
+      ? t('payment.methods.consentsNeeded')
+      : method === 'balance' && owes
+        ? t('payment.methods.balanceOwedNote')
+        : t(`payment.methods.${method}Note`);
 
   async function pay() {
     if (!method || amountBad || !consented || busy) return;
@@ -128,7 +135,9 @@ export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initi
             <span className={styles.methodText}>
               <span className={styles.methodTitle}>{t(`checkout.methods.${id}.title`)}</span>
               <span className={styles.muted}>
-                {t(`checkout.methods.${id}.text`, { balance: price(user?.balance ?? 0) })}
+                {id === 'balance' && owes
+                  ? t('checkout.methods.balance.owed', { owed: price(owedMinor / 100) })
+                  : t(`checkout.methods.${id}.text`, { balance: price(user?.balance ?? 0) })}
               </span>
             </span>
           </label>

@@ -49,19 +49,30 @@ function MethodsDialog({ mode, amount }: { mode: PaymentMode; amount?: number | 
   );
 }
 
-/** SPEC.md section 8: "Insufficient balance: modal Недостаточно средств with Top up balance". */
-function InsufficientDialog({ shortMinor }: { shortMinor: number }) {
+/**
+ * SPEC.md section 8: "Insufficient balance: modal Недостаточно средств with Top up balance". An
+ * account that owes the store (a top-up given back after it was spent) gets the same modal with the
+ * debt's own title and text: the server spends nothing from the balance until a top-up has paid it.
+ */
+function InsufficientDialog({ shortMinor, owedMinor }: { shortMinor: number; owedMinor?: number | undefined }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const price = (minor: number) => formatPrice(minor / 100, STORE_CURRENCY, locale);
+  const owes = owedMinor !== undefined;
+  const description = !owes
+    ? t('payment.insufficient.text', { amount: price(shortMinor) })
+    : owedMinor > 0
+      ? t('payment.owed.text', { amount: price(owedMinor) })
+      : t('payment.owed.textNoAmount');
   return (
     <Modal
       open
       onOpenChange={onClosed(closePaymentDialog)}
-      title={t('payment.insufficient.title')}
-      description={t('payment.insufficient.text', { amount: formatPrice(shortMinor / 100, STORE_CURRENCY, locale) })}
+      title={owes ? t('payment.owed.title') : t('payment.insufficient.title')}
+      description={description}
       showDescription
       centered
-      testId="insufficient-modal"
+      testId={owes ? 'balance-owed-modal' : 'insufficient-modal'}
     >
       <span className={`${modalStyles.icon} ${modalStyles.iconDanger}`} aria-hidden="true">
         <CloseIcon size={28} />
@@ -69,12 +80,13 @@ function InsufficientDialog({ shortMinor }: { shortMinor: number }) {
       <button
         type="button"
         className={modalStyles.ok}
-        // The top-up starts at what is missing, in whole units, and at least the smallest top-up.
+        // The top-up starts at what is missing, in whole units, and at least the smallest top-up. A
+        // top-up pays the debt first, so what is owed comes on top of what the order lacks.
         onClick={() =>
           openPaymentDialog({
             kind: 'methods',
             mode: 'balance',
-            amount: Math.max(TOPUP_MIN, Math.ceil(shortMinor / 100)),
+            amount: Math.max(TOPUP_MIN, Math.ceil(((owedMinor ?? 0) + shortMinor) / 100)),
           })
         }
       >
@@ -190,7 +202,7 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
     case 'methods':
       return <MethodsDialog mode={dialog.mode} amount={dialog.amount} />;
     case 'insufficient':
-      return <InsufficientDialog shortMinor={dialog.shortMinor} />;
+      return <InsufficientDialog shortMinor={dialog.shortMinor} owedMinor={dialog.owedMinor} />;
     case 'card':
       return <CardDialog mode={dialog.mode} amount={dialog.amount} consented={dialog.consented} />;
     case 'qr':
