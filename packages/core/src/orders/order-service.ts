@@ -16,9 +16,9 @@ import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, BalanceOwedError, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import { noPaymentOpen } from '../payments/payment-deciding.ts';
-import { retakePromoUse } from '../promo/promo-sql.ts';
 import { enqueueProviderRefund, returnToPayer } from '../payments/provider-refunds.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
+import { retakePromoUse } from '../promo/promo-sql.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
@@ -419,7 +419,11 @@ export function createOrderService({
       // last use went to someone else), its price cannot be honoured and the payment goes back to its
       // card. The customer's row before the code's, as a new order takes them.
       await lockCustomer(tx, order.userId);
-      const kept = await retakePromoUse(tx, { promoCodeId: order.promoCodeId, userId: order.userId, orderId: order.id });
+      const kept = await retakePromoUse(tx, {
+        promoCodeId: order.promoCodeId,
+        userId: order.userId,
+        orderId: order.id,
+      });
       if (!kept) {
         const refund = await returnToPayer(
           tx,

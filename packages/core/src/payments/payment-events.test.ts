@@ -10,6 +10,7 @@ import type { EnqueueOptions, JobQueue } from '../queue/job-queue.ts';
 import {
   createPaymentEventIntake,
   createPaymentEventProcessor,
+  PAYMENT_EVENT_ATTEMPTS,
   PaymentNotYetKnownError,
   polledEventId,
 } from './payment-events.ts';
@@ -304,9 +305,11 @@ describe('a payment the store has not recorded by its provider id yet', () => {
     await intake.receiveCallback(event({ orderId, amountMinor: totalMinor, providerPaymentId: 'pay_early' }));
     const eventId = eventIds()[0] as string;
     await expect(processor.processEvent(eventId)).rejects.toBeInstanceOf(PaymentNotYetKnownError);
+    // Waiting is not failing: it does not count towards giving the event up.
     expect(await db().paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({
       processedAt: null,
-      attempts: 1,
+      deadAt: null,
+      attempts: 0,
       lastError: expect.stringContaining('not yet recorded'),
     });
     expect((await orderOf(orderId)).status).toBe('CREATED');
@@ -349,6 +352,72 @@ describe('a top-up', () => {
     expect(outcomes.map((result) => result.outcome).sort()).toEqual(['completed', 'stale']);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(25_000n);
     await expectLedgerBalanced();
+  });
+});
+
+describe('an event that always fails', () => {
+  it('is tried again later each time, then set aside as dead; it never keeps newer events from the sweep', async () => {
+    const { intake, processor } = pipeline();
+    const poison: string[] = [];
+    for (let index = 0; index < 4; index++) {
+      const { orderId, totalMinor } = await purchaseOrder({ quantity: 1 });
+      const stored = await intake.receiveCallback(
+        event({ orderId, amountMinor: totalMinor, providerPaymentId: `pay_poison_${index}_${orderId}` }),
+      );
+      // A body the store cannot read: applying it throws, every time.
+      await db().paymentEvent.update({ where: { id: stored.eventId as string }, data: { payload: { broken: true } } });
+      poison.push(stored.eventId as string);
+    }
+    const [first] = poison as [string];
+    await expect(processor.processEvent(first)).rejects.toThrow();
+    const once = await db().paymentEvent.findUniqueOrThrow({ where: { id: first } });
+    expect(once).toMatchObject({ attempts: 1, processedAt: null, deadAt: null });
+    expect(once.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(now.getTime() + 5_000);
+    for (const id of poison.slice(1)) await expect(processor.processEvent(id)).rejects.toThrow();
+
+    // A newer event whose job was lost: the sweep hands it on before the failing ones, however many.
+    const fresh = await purchaseOrder({ quantity: 1 });
+    const lost = await createPaymentEventIntake({
+      db: db(),
+      queue: {
+        async enqueue() {
+          throw new Error('Redis is away');
+        },
+      },
+      clock,
+    }).receiveCallback(
+      event({ orderId: fresh.orderId, amountMinor: fresh.totalMinor, providerPaymentId: `pay_fresh_${fresh.orderId}` }),
+    );
+    await db().paymentEvent.updateMany({
+      where: { id: { in: poison } },
+      data: { nextAttemptAt: new Date(Date.now() + 1_000) },
+    });
+    const { queue, jobs } = recordingQueue();
+    await sweepPaymentEvents(
+      { db: db(), queue, now: () => new Date(Date.now() + 2_000) },
+      { olderThanMs: 0, limit: 1 },
+    );
+    expect(jobs.map(({ job }) => (job.kind === 'payment.event' ? job.eventId : null))).toEqual([lost.eventId]);
+
+    // Nine more failures and it is given up: not thrown (the queue stops retrying), dead, and the
+    // sweep leaves it alone.
+    let outcome = '';
+    for (let attempt = 2; attempt <= PAYMENT_EVENT_ATTEMPTS; attempt++) {
+      outcome = await processor.processEvent(first).then(
+        (result) => result.outcome,
+        () => 'thrown',
+      );
+    }
+    expect(outcome).toBe('dead_lettered');
+    const dead = await db().paymentEvent.findUniqueOrThrow({ where: { id: first } });
+    expect(dead).toMatchObject({ attempts: PAYMENT_EVENT_ATTEMPTS, processedAt: null });
+    expect(dead.deadAt).not.toBeNull();
+    expect((await processor.processEvent(first)).outcome).toBe('dead_lettered');
+    const later = await sweepPaymentEvents(
+      { db: db(), queue, now: () => new Date(Date.now() + 24 * 3_600_000) },
+      { olderThanMs: 0, limit: 1_000 },
+    );
+    expect(later.requeued).not.toContain(first);
   });
 });
 

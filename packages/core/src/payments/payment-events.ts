@@ -55,7 +55,9 @@ export type EventOutcome =
   /** The event named an order its payment does not belong to: nothing changed. */
   | 'order_mismatch'
   /** The event was processed before (a second job for it). */
-  | 'already_processed';
+  | 'already_processed'
+  /** The event failed every attempt: set aside for an operator (`payments retry`). */
+  | 'dead_lettered';
 
 export interface ReceivedEvent {
   /** The stored row; null when the event was a duplicate. */
@@ -119,6 +121,15 @@ function givenBack(event: StoredEvent): { refundedMinor: number; chargedBackMino
   if (event.status === 'refunded') return { refundedMinor: event.amountMinor - chargedBackMinor, chargedBackMinor };
   return { refundedMinor, chargedBackMinor };
 }
+
+/**
+ * An event that fails is tried again later, at most this many times (the queue's own retries count
+ * too), then set aside as dead for an operator: one that always fails never keeps others waiting.
+ */
+export const PAYMENT_EVENT_ATTEMPTS = 10;
+/** The wait after the n-th failure: EVENT_RETRY_BASE_S * 2^(n-1) seconds, at most EVENT_RETRY_MAX_S. */
+const EVENT_RETRY_BASE_S = 5;
+const EVENT_RETRY_MAX_S = 3_600;
 
 /** Errors are kept on the row for the operator, never with more than this. */
 const LAST_ERROR_MAX = 500;
@@ -250,7 +261,8 @@ export function createPaymentEventIntake({
     if (!row) return { eventId: null, duplicate: true, rejection: null };
     const { rejection } = row;
     if (rejection) {
-      logger.warn(
+      // Money the store cannot attribute or whose amount is not the order's: an operator must look.
+      logger.error(
         { eventId: row.id, providerEventId: event.eventId, orderId: event.orderId, rejection },
         'payment event set aside: it does not match the store’s payment or order',
       );
@@ -283,6 +295,8 @@ export interface PaymentEventProcessorDeps {
   logger?: Logger;
   clock?: () => Date;
   adoptAfterMs?: number;
+  /** Failures before an event is set aside as dead. */
+  maxAttempts?: number;
 }
 
 export interface ProcessResult {
@@ -318,6 +332,7 @@ interface LockedEventRow extends Partial<LockedOrder> {
   eventOrderId: string | null;
   receivedAt: Date;
   processedAt: Date | null;
+  deadAt: Date | null;
   /** The payment, locked: null when none matches (or the event is processed, or its order is gone). */
   payment: PaymentRow | null;
 }
@@ -338,12 +353,13 @@ const METHOD_VALUES = Prisma.join(
 function lockEvent(eventId: string): Prisma.Sql {
   return Prisma.sql`
     WITH event AS (
-      SELECT id, provider, provider_payment_id, payload, order_id, received_at, processed_at FROM payment_events
+      SELECT id, provider, provider_payment_id, payload, order_id, received_at, processed_at, dead_at
+      FROM payment_events
       WHERE id = ${eventId}::uuid
       FOR UPDATE
     ), locked AS (
       SELECT ${ORDER_COLUMNS} FROM orders
-      WHERE id = (SELECT order_id FROM event WHERE processed_at IS NULL)
+      WHERE id = (SELECT order_id FROM event WHERE processed_at IS NULL AND dead_at IS NULL)
       FOR NO KEY UPDATE
     ), payment AS (
       SELECT ${PAYMENT_COLUMNS} FROM payments
@@ -367,7 +383,7 @@ function lockEvent(eventId: string): Prisma.Sql {
       FOR NO KEY UPDATE
     )
     SELECT e.id AS "eventId", e.provider, e.payload, e.order_id AS "eventOrderId",
-           e.received_at AS "receivedAt", e.processed_at AS "processedAt", o.*,
+           e.received_at AS "receivedAt", e.processed_at AS "processedAt", e.dead_at AS "deadAt", o.*,
            (SELECT to_jsonb(p) FROM payment p) AS payment
     FROM event e LEFT JOIN locked o ON true`;
 }
@@ -385,6 +401,7 @@ export function createPaymentEventProcessor({
   logger = silentLogger,
   clock = () => new Date(),
   adoptAfterMs = ADOPT_UNKNOWN_PAYMENT_AFTER_MS,
+  maxAttempts = PAYMENT_EVENT_ATTEMPTS,
 }: PaymentEventProcessorDeps) {
   const sql = sqlOf(db);
 
@@ -574,12 +591,13 @@ export function createPaymentEventProcessor({
             eventOrderId,
             receivedAt,
             processedAt,
+            deadAt,
             payment,
             ...orderColumns
           } = found;
-          if (processedAt) {
+          if (processedAt || deadAt) {
             return {
-              outcome: 'already_processed' as const,
+              outcome: processedAt ? ('already_processed' as const) : ('dead_lettered' as const),
               orderId: eventOrderId,
               paymentId: null,
               emailId: null,
@@ -598,7 +616,7 @@ export function createPaymentEventProcessor({
           await tx.execute(paymentUpdate ? Prisma.sql`WITH payment AS (${paymentUpdate}) ${processed}` : processed);
           return applied;
         });
-        if (result.outcome !== 'already_processed') {
+        if (result.outcome !== 'already_processed' && result.outcome !== 'dead_lettered') {
           logger.info({ eventId, ...result }, 'payment event applied');
         }
         await sendReceipt(emailId);
@@ -606,12 +624,26 @@ export function createPaymentEventProcessor({
         return result;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await db.paymentEvent
-          .updateMany({
-            where: { id: eventId, processedAt: null },
-            data: { attempts: { increment: 1 }, lastError: message.slice(0, LAST_ERROR_MAX) },
-          })
-          .catch(() => undefined);
+        // Waiting for the card attempt's own answer is not a failure: it is not counted.
+        const counted = !(error instanceof PaymentNotYetKnownError);
+        const [failed] = await sql
+          .query<{ dead: boolean; attempts: number }>(Prisma.sql`
+            UPDATE payment_events SET
+              attempts = attempts + ${counted ? 1 : 0}, last_error = ${message.slice(0, LAST_ERROR_MAX)},
+              next_attempt_at = ${clock()}::timestamptz
+                + make_interval(secs => LEAST(${EVENT_RETRY_MAX_S}, ${EVENT_RETRY_BASE_S} * power(2, attempts))),
+              dead_at = CASE WHEN attempts + ${counted ? 1 : 0} >= ${maxAttempts} THEN ${clock()}::timestamptz END
+            WHERE id = ${eventId}::uuid AND processed_at IS NULL AND dead_at IS NULL
+            RETURNING dead_at IS NOT NULL AS dead, attempts`)
+          .catch(() => []);
+        if (failed?.dead) {
+          // Given up: not thrown, so the queue stops retrying it too; an operator retries it.
+          logger.error(
+            { err: error, eventId, attempts: failed.attempts },
+            'payment event failed every attempt and is set aside as dead: an operator must look',
+          );
+          return { outcome: 'dead_lettered', orderId: null, paymentId: null };
+        }
         throw error;
       }
     },

@@ -21,8 +21,8 @@ export interface PaymentEventSweepResult {
 }
 
 /**
- * Makes sure every stored event not yet processed, older than `olderThanMs`, has a job: the one
- * enqueued on arrival may never have reached Redis, or have failed for good. The job id is the
+ * Makes sure every stored event not yet processed nor dead, older than `olderThanMs` and due, has a
+ * job: the one enqueued on arrival may never have reached Redis, or have failed for good. The job id is the
  * event's id, as in the outbox sweep: a job still waiting, running or retrying absorbs the enqueue,
  * a finished one is replaced (bullmq-queue.ts), and applying an event twice changes nothing.
  */
@@ -30,9 +30,17 @@ export async function sweepPaymentEvents(
   { db, queue, now = () => new Date() }: PaymentEventSweepDeps,
   { olderThanMs = PAYMENT_SWEEP_INTERVAL_MS, limit = 200 }: { olderThanMs?: number; limit?: number } = {},
 ): Promise<PaymentEventSweepResult> {
+  // In the order they are due: one that keeps failing waits longer each time, and a dead one not at
+  // all, so the batch is never filled by the same few.
+  const at = now();
   const rows = await db.paymentEvent.findMany({
-    where: { processedAt: null, receivedAt: { lt: new Date(now().getTime() - olderThanMs) } },
-    orderBy: { receivedAt: 'asc' },
+    where: {
+      processedAt: null,
+      deadAt: null,
+      nextAttemptAt: { lte: at },
+      receivedAt: { lt: new Date(at.getTime() - olderThanMs) },
+    },
+    orderBy: { nextAttemptAt: 'asc' },
     take: limit,
     select: { id: true },
   });

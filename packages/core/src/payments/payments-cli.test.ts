@@ -8,6 +8,7 @@ import type { PaymentCallbackEvent } from './provider.ts';
 
 let database: TestDatabase;
 let orderId: string;
+const refundId = randomUUID();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -53,6 +54,27 @@ beforeAll(async () => {
   });
   await intake.receiveCallback(event({ eventId: 'evt_waiting' }));
   await intake.receiveCallback(event({ eventId: 'evt_cheap', amountMinor: 100 }));
+  await intake.receiveCallback(event({ eventId: 'evt_dead', version: 3 }));
+  await db.paymentEvent.updateMany({
+    where: { providerEventId: 'evt_dead' },
+    data: { deadAt: new Date(), attempts: 10, lastError: 'always fails' },
+  });
+  const payment = await db.payment.findFirstOrThrow({ where: { orderId } });
+  await db.providerRefund.create({
+    data: {
+      id: refundId,
+      orderId,
+      paymentId: payment.id,
+      amountMinor: 15_000n,
+      reason: 'second_charge',
+      requestedBy: 'system',
+      idempotencyKey: `return:${payment.id}`,
+      status: 'FAILED',
+      attempts: 1,
+      lastError: 'The refund is more than what is left to refund.',
+      finishedAt: new Date(),
+    },
+  });
 });
 afterAll(async () => {
   await database?.cleanup();
@@ -64,8 +86,13 @@ describe('payments command line', () => {
   it('refuses bad arguments, each with its message, before opening the database', async () => {
     expect(parsePaymentsCommand(['events', '--waiting', '--set-aside', '--limit', '0'])).toEqual({
       ok: false,
-      errors: ['events: give --waiting or --set-aside, not both', "--limit: '0' is not a whole number from 1 to 1000"],
+      errors: [
+        'events: give one of --waiting, --set-aside and --dead',
+        "--limit: '0' is not a whole number from 1 to 1000",
+      ],
     });
+    expect(parsePaymentsCommand(['retry', 'x'])).toEqual({ ok: false, errors: ["retry: 'x' is not an event id"] });
+    expect(parsePaymentsCommand(['refunds', '--pending', '--failed'])).toMatchObject({ ok: false });
     const bad = await run(['order', 'not-an-id']);
     expect(bad).toMatchObject({ code: 2, opened: false });
     expect(bad.err).toContain("order: 'not-an-id' is not an order id");
@@ -81,6 +108,40 @@ describe('payments command line', () => {
     expect(aside.out).toContain('evt_cheap');
     expect(aside.out).toContain('set aside: amount_mismatch');
     expect(aside.out).not.toContain('evt_waiting');
+  });
+
+  it('lists dead events apart, and a retry gives one its attempts back for the running store', async () => {
+    const dead = await run(['events', '--dead']);
+    expect(dead.out).toContain('evt_dead');
+    expect(dead.out).toContain('always fails');
+    expect(dead.out).not.toContain('evt_waiting');
+    expect((await run(['events', '--waiting'])).out).not.toContain('evt_dead');
+    const row = await database.prisma.paymentEvent.findFirstOrThrow({ where: { providerEventId: 'evt_dead' } });
+    expect(await run(['retry', row.id])).toMatchObject({ code: 0 });
+    expect(await database.prisma.paymentEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      deadAt: null,
+      attempts: 0,
+      processedAt: null,
+    });
+    expect((await run(['events', '--waiting'])).out).toContain('evt_dead');
+    // Only a dead event is retried.
+    expect(await run(['retry', row.id])).toMatchObject({ code: 1 });
+  });
+
+  it('lists refunds to the card, and sends a failed one again under the same key', async () => {
+    const failed = await run(['refunds', '--failed']);
+    expect(failed.out).toContain(refundId);
+    expect(failed.out).toMatch(/second_charge\s+system\s+failed/);
+    expect(failed.out).toContain('more than what is left');
+    expect((await run(['refunds', '--pending'])).out).toBe('no refunds');
+    expect(await run(['retry-refund', refundId])).toMatchObject({ code: 0 });
+    expect(await database.prisma.providerRefund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({
+      status: 'PENDING',
+      finishedAt: null,
+      idempotencyKey: expect.stringMatching(/^return:/),
+    });
+    expect((await run(['refunds', '--pending'])).out).toContain(refundId);
+    expect(await run(['retry-refund', refundId])).toMatchObject({ code: 1 });
   });
 
   it('shows an order’s payments with the card as brand and last four, and its events', async () => {
