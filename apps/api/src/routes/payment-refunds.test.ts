@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentResponseSchema, SbpPaymentResponseSchema } from '@store/contract';
-import { createLedgerService, createOrderOperations } from '@store/core';
+import { createLedgerService, createOrderOperations, orderHistory } from '@store/core';
 import { eventually } from '@store/core/testing';
 import { DEV_SANDBOX_API_KEY } from '@store/sandbox/dev-secrets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,12 @@ describe('a second charge of one order', () => {
     expect(notices.map((notice) => (notice.data as { balance: { cause: string } }).balance.cause)).toEqual([
       'paid_twice',
     ]);
+    const history = await orderHistory(db(), buyer.orderId);
+    expect(history.find((event) => event.kind === 'refund_asked')).toMatchObject({
+      actor: 'system',
+      paymentId: sbpPaymentId,
+      detail: expect.objectContaining({ reason: 'second_charge' }),
+    });
     await expectBooksBalance();
   });
 });
@@ -130,6 +136,18 @@ describe('an operator refunds an order to its card', () => {
     ]);
     // The codes stay delivered; the customer's balance is not touched.
     expect(await customerOf(buyer.user.id)).toEqual({ balanceMinor: 0, owedMinor: 0 });
+    // The order's history: who asked, what the provider did, what the store made of it.
+    const history = (await orderHistory(db(), buyer.orderId)).map((event) => `${event.actor} ${event.kind}`);
+    expect(history.slice(history.indexOf('provider:sandbox status') + 1)).toEqual(
+      expect.arrayContaining([
+        'operator:operator refund_asked',
+        'provider:sandbox refund_sent',
+        'provider:sandbox payment',
+        'provider:sandbox reversal',
+      ]),
+    );
+    expect(history.filter((line) => line === 'operator:operator refund_asked')).toHaveLength(2);
+    expect(history.filter((line) => line === 'provider:sandbox reversal')).toHaveLength(2);
     await expectBooksBalance();
   });
 });

@@ -4,6 +4,7 @@ import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, creditCustomer, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { emailInsert } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
+import { orderEventInsert } from '../orders/order-events.ts';
 import type { LockedOrder } from '../orders/order-sql.ts';
 import {
   refuseTransition,
@@ -103,7 +104,12 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     return customer;
   }
 
-  async function creditTopUp(tx: Queryable, order: LockedOrder, paidWith: PaidWith): Promise<FulfilmentOutcome> {
+  async function creditTopUp(
+    tx: Queryable,
+    order: LockedOrder,
+    paidWith: PaidWith,
+    actor: string,
+  ): Promise<FulfilmentOutcome> {
     if (!paidWith.provider) throw new Error(`top-up ${order.id} is paid through a provider, not ${paidWith.paymentId}`);
     const credited =
       order.totalMinor > 0 &&
@@ -118,7 +124,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
           paymentId: paidWith.paymentId,
         })
       ).moved;
-    await transitionOrder(tx, order.id, 'FULFILLED', { fulfilledAt: clock() });
+    await transitionOrder(tx, order.id, 'FULFILLED', { fulfilledAt: clock(), actor });
     const emailId = credited
       ? await recordBalanceNotice(tx, {
           userId: order.userId,
@@ -137,6 +143,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     order: LockedOrder,
     customer: PaidCustomer,
     paidWith: PaidWith,
+    actor: string,
   ): Promise<FulfilmentOutcome> {
     const lines = customer.lines ?? [];
     // What came in through a provider is the store's revenue from here on; a spend moved it already.
@@ -198,11 +205,26 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
         },
       },
     });
-    // The bought lines leave the basket, the order ends, the receipt goes into the outbox: one statement.
+    // The bought lines leave the basket, the order's history says what was delivered, the order
+    // ends, the receipt goes into the outbox: one statement.
     const bought = lines.map((line) => ({ productId: line.productId, quantity: line.quantity }));
+    const history = orderEventInsert({
+      orderId: order.id,
+      actor,
+      kind: 'codes',
+      paymentId: paidWith.paymentId,
+      detail: {
+        lines: fulfilled.map((line) => ({
+          productId: line.productId,
+          name: line.name,
+          quantity: line.quantity,
+          delivered: line.delivered,
+        })),
+      },
+    });
     const moved = await tx.query(Prisma.sql`
-      WITH ${basketRemoval(order.userId, bought)}, receipt AS (${receipt.statement})
-      ${transitionStatement([order.id], status, { fulfilledAt: clock(), refundedMinor })}`);
+      WITH ${basketRemoval(order.userId, bought)}, receipt AS (${receipt.statement}), history AS (${history})
+      ${transitionStatement([order.id], status, { fulfilledAt: clock(), refundedMinor, actor })}`);
     if (moved.length === 0) await refuseTransition(tx, order.id, status);
     return { status, refundedMinor, lines: fulfilled, emailId: receipt.id };
   }
@@ -221,7 +243,9 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
       paidWith: PaidWith,
     ): Promise<FulfilmentOutcome> {
       const customer = await markPaid(tx, order, paid);
-      return order.type === 'BALANCE' ? creditTopUp(tx, order, paidWith) : deliverCodes(tx, order, customer, paidWith);
+      return order.type === 'BALANCE'
+        ? creditTopUp(tx, order, paidWith, paid.actor)
+        : deliverCodes(tx, order, customer, paidWith, paid.actor);
     },
   };
 }

@@ -15,6 +15,7 @@ import { enqueueProviderRefund, requestProviderRefund } from '../payments/provid
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { actors } from './order-events.ts';
 import { type LockedOrder, lockCustomer, lockOrder } from './order-sql.ts';
 import { COMPLETED_STATUSES, transitionOrder } from './order-state.ts';
 
@@ -146,7 +147,7 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
         if (!credited.moved) throw new ConflictError(`A refund named '${reason}' was made already.`);
         const refundedMinor = order.refundedMinor + amountMinor;
         const status = refundedMinor >= order.totalMinor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-        await transitionOrder(tx, orderId, status, { refundedMinor });
+        await transitionOrder(tx, orderId, status, { refundedMinor, actor: actors.operator(operator) });
         const emailId = await recordBalanceNotice(tx, {
           userId: order.userId,
           orderId,

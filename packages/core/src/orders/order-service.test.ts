@@ -789,7 +789,7 @@ describe('paymentStatus', () => {
   ])('answers %s as %s', async (status, expected) => {
     const user = await createCustomer();
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
-    await sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, status));
+    await sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, status, { actor: 'system' }));
     expect((await orders.paymentStatus(user.id, order_id)).status).toBe(expected);
   });
 });
@@ -826,21 +826,25 @@ describe('the state machine on the database', () => {
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
     const before = await db().order.findUniqueOrThrow({ where: { id: order_id } });
     for (const to of ['FULFILLED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'CREATED'] as const) {
-      const error = await errorOf(sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, to)));
+      const error = await errorOf(
+        sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, to, { actor: 'system' })),
+      );
       expect(error, to).toBeInstanceOf(IllegalTransitionError);
       expect(error).toMatchObject({ from: 'CREATED', to });
     }
     expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toEqual(before);
-    expect(await errorOf(sqlOf(db()).transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING')))).toBeInstanceOf(
-      NotFoundError,
-    );
+    expect(
+      await errorOf(sqlOf(db()).transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING', { actor: 'system' }))),
+    ).toBeInstanceOf(NotFoundError);
   });
 
   it('applies a transition once when two race for it', async () => {
     const user = await createCustomer();
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
     const results = await Promise.allSettled(
-      Array.from({ length: 5 }, () => sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, 'PENDING'))),
+      Array.from({ length: 5 }, () =>
+        sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, 'PENDING', { actor: 'system' })),
+      ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');

@@ -23,6 +23,7 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
+import { actors, recordOrderEvent } from './order-events.ts';
 import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
 import {
   COMPLETED_STATUSES,
@@ -159,7 +160,13 @@ export function createOrderService({
   /** Marks the locked order paid and fulfils it: the one completion path of every payment. */
   function payAndFulfil(tx: Queryable, order: LockedOrder, paidWith: PaidWith): Promise<FulfilmentOutcome> {
     const { paymentId } = paidWith;
-    return fulfilment.payAndFulfil(tx, order, { paidAt: clock(), ...(paymentId ? { paymentId } : {}) }, paidWith);
+    const actor = paidWith.provider ? actors.provider(paidWith.provider) : actors.customer;
+    return fulfilment.payAndFulfil(
+      tx,
+      order,
+      { paidAt: clock(), actor, ...(paymentId ? { paymentId } : {}) },
+      paidWith,
+    );
   }
 
   function createResponse(order: {
@@ -311,7 +318,7 @@ export function createOrderService({
         Prisma.sql`SELECT ${noPaymentOpen(Prisma.sql`${order.id}::uuid`)} AS idle`,
       );
       if (!idle?.idle) return;
-      const moved = await transitionOrders(tx, [order.id], 'CANCELLED');
+      const moved = await transitionOrders(tx, [order.id], 'CANCELLED', { actor: actors.customer });
       if (moved.length > 0) logger.info({ orderId: order.id }, 'an unpaid order gave its promo code up to a new one');
     });
   }
@@ -423,6 +430,13 @@ export function createOrderService({
         promoCodeId: order.promoCodeId,
         userId: order.userId,
         orderId: order.id,
+      });
+      await recordOrderEvent(tx, {
+        orderId: order.id,
+        actor: actors.provider(input.provider),
+        kind: kept ? 'promo_retaken' : 'promo_gone',
+        paymentId: input.paymentId,
+        detail: { promoCodeId: order.promoCodeId },
       });
       if (!kept) {
         const refund = await returnToPayer(
@@ -606,6 +620,7 @@ export function createOrderService({
           tx,
           due.map((order) => order.id),
           'EXPIRED',
+          { actor: actors.system },
         );
         return moved.length;
       });

@@ -64,6 +64,8 @@ export class IllegalTransitionError extends ConflictError {
 
 /** What a transition writes beside the status. */
 export interface TransitionChanges {
+  /** Who makes the change, as the order's history records it (order-events.ts `actors`). */
+  actor: string;
   paidAt?: Date;
   paymentId?: string;
   fulfilledAt?: Date;
@@ -88,7 +90,7 @@ async function releasePromoRedemptions(tx: Queryable, orderIds: string[]) {
  * the same conditional update transitionOrders runs. Not for the unpaid endings, which also give
  * promo codes back.
  */
-export function transitionStatement(orderIds: string[], to: OrderStatus, changes: TransitionChanges = {}): Prisma.Sql {
+export function transitionStatement(orderIds: string[], to: OrderStatus, changes: TransitionChanges): Prisma.Sql {
   if (UNPAID_ENDINGS.includes(to)) throw new RangeError(`a move to ${to} goes through transitionOrders`);
   return transitionSql(orderIds, to, changes);
 }
@@ -101,14 +103,16 @@ function transitionSql(orderIds: string[], to: OrderStatus, changes: TransitionC
       paid_at = COALESCE(${changes.paidAt ?? null}::timestamptz, paid_at),
       payment_id = COALESCE(${changes.paymentId ?? null}::uuid, payment_id),
       fulfilled_at = COALESCE(${changes.fulfilledAt ?? null}::timestamptz, fulfilled_at),
-      refunded_minor = COALESCE(${changes.refundedMinor ?? null}::int, refunded_minor),
+      refunded_minor = COALESCE(${changes.refundedMinor ?? null}::bigint, refunded_minor),
+      changed_by = ${changes.actor},
       updated_at = now()
     WHERE id = ANY(${orderIds}::uuid[]) AND status = ANY(${[...ALLOWED_FROM[to]]}::text[]::order_status[])
     RETURNING id, status, user_id AS "userId"`;
 }
 
 /**
- * The one function that changes an order's status. Each move is a conditional update,
+ * The one function that changes an order's status; the trigger on orders writes each change into
+ * the order's history with `changes.actor`. Each move is a conditional update,
  * `UPDATE orders SET status = $to ... WHERE id = ANY($ids) AND status = ANY($allowedFrom)`, so two
  * runs racing for the same order cannot both apply it: the second finds the status moved and its
  * update touches nothing. Answers the orders that moved; the others are left as they were.
@@ -117,7 +121,7 @@ export async function transitionOrders(
   tx: Queryable,
   orderIds: string[],
   to: OrderStatus,
-  changes: TransitionChanges = {},
+  changes: TransitionChanges,
 ): Promise<Array<{ id: string; status: OrderStatus; userId: string }>> {
   if (orderIds.length === 0) return [];
   const ending = UNPAID_ENDINGS.includes(to);
@@ -138,7 +142,7 @@ export async function transitionOrder(
   tx: Queryable,
   orderId: string,
   to: OrderStatus,
-  changes: TransitionChanges = {},
+  changes: TransitionChanges,
 ): Promise<void> {
   const [moved] = await transitionOrders(tx, [orderId], to, changes);
   if (!moved) await refuseTransition(tx, orderId, to);

@@ -36,7 +36,11 @@ afterAll(async () => {
 
 /** Runs a command over the test database; answers the exit code and what was printed. */
 const run = (argv: string[]) =>
-  runCliOver(runOrdersCli, database, argv, { codeCipher: () => cipher, publicUrl: () => 'https://shop.example' });
+  runCliOver(runOrdersCli, database, argv, {
+    codeCipher: () => cipher,
+    publicUrl: () => 'https://shop.example',
+    operator: 'ana',
+  });
 
 function writeFile(name: string, text: string) {
   const file = path.join(folder, name);
@@ -192,6 +196,15 @@ describe('runOrdersCli', () => {
       }),
     ]);
     expect((await database.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).balanceMinor).toBe(7_990n);
+
+    // The order's history says who refunded it, by how much, from which status.
+    const shown = await run(['show', order.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain(
+      `order ${order.id}: refunded, purchase of ${user.email}, 29.90 BRL, 29.90 BRL refunded`,
+    );
+    expect(shown.out).toMatch(/operator:ana\s+status\s+fulfilled -> refunded\s+29\.90 BRL/);
+    expect(await run(['show', randomUUID()])).toMatchObject({ code: 1 });
 
     const ledger = await run(['ledger', user.email.toUpperCase()]);
     expect(ledger.code).toBe(0);

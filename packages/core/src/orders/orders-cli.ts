@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ORDER_STATUSES } from '@store/contract';
-import type { CodeCipher, Database, OrderStatus } from '@store/db';
+import { type CodeCipher, type Database, int8ToNumber, type OrderStatus } from '@store/db';
 import { importCodes } from '../fulfilment/code-import.ts';
 import { type AccountTotal, createLedgerService, type LedgerProblem } from '../ledger/ledger-service.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../shared/cli.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { textTable } from '../shared/text-table.ts';
+import { orderHistory } from './order-events.ts';
 import { createOrderOperations, type RefundDestination } from './order-operations.ts';
 
 /**
@@ -32,6 +33,10 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
   list [--status STATUS] [--limit N]
       Orders, newest first, all of them or those in one status:
       ${ORDER_STATUSES.join(', ')}.
+  show ORDER_ID
+      The order, its customer and amounts, and its history, oldest first: every change of status
+      and who made it (the customer, the store, the provider, an operator), each payment's news,
+      the codes delivered, refunds asked of the provider and their answers, reversals.
   refund ORDER_ID [--to balance|card] [--amount AMOUNT] [--reason WORD] [--by NAME]
       Gives part (AMOUNT, in BRL: 12.50) or all of what is left of a paid order back. The codes
       already delivered stay with the customer.
@@ -63,6 +68,7 @@ export type OrdersCommand =
   | { kind: 'help' }
   | { kind: 'import-codes'; productId: number; file: string }
   | { kind: 'list'; status?: OrderStatus; limit: number }
+  | { kind: 'show'; orderId: string }
   | {
       kind: 'refund';
       orderId: string;
@@ -112,6 +118,13 @@ function parse(command: string, args: string[]): ParsedOrdersCommand {
         ok: true,
         command: { kind: 'list', limit, ...(status ? { status: status.toUpperCase() as OrderStatus } : {}) },
       };
+    }
+    case 'show': {
+      const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) errors.push('show: give exactly one order id');
+      else if (!UUID.test(positionals[0] as string)) errors.push(`show: '${positionals[0]}' is not an order id`);
+      if (errors.length > 0) return { ok: false, errors };
+      return { ok: true, command: { kind: 'show', orderId: positionals[0] as string } };
     }
     case 'refund': {
       const { values, positionals } = parseArgs({
@@ -179,7 +192,7 @@ function parse(command: string, args: string[]): ParsedOrdersCommand {
       return {
         ok: false,
         errors: [
-          `'${command}' is not a command: use import-codes, list, refund, receivables, ledger or verify-balances`,
+          `'${command}' is not a command: use import-codes, list, show, refund, receivables, ledger or verify-balances`,
         ],
       };
   }
@@ -254,6 +267,34 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       for (const line of textTable(['ORDER', 'CREATED', 'STATUS', 'TYPE', 'TOTAL', 'REFUNDED', 'CUSTOMER'], rows)) {
         io.out(line);
       }
+      return 0;
+    }
+    case 'show': {
+      const order = await db.order.findUnique({
+        where: { id: command.orderId },
+        include: { user: { select: { email: true } } },
+      });
+      if (!order) {
+        io.err(`error: there is no order ${command.orderId}`);
+        return 1;
+      }
+      const money = (minor: bigint) => formatMinor(int8ToNumber(minor), order.currency);
+      io.out(
+        `order ${order.id}: ${order.status.toLowerCase()}, ${order.type.toLowerCase()} of ${order.user.email}, ` +
+          `${money(order.totalMinor)}${order.refundedMinor > 0n ? `, ${money(order.refundedMinor)} refunded` : ''}`,
+      );
+      const history = await orderHistory(db, order.id);
+      const rows = history.map((event) => [
+        event.createdAt.toISOString(),
+        event.actor,
+        event.kind,
+        event.fromStatus || event.toStatus
+          ? `${event.fromStatus?.toLowerCase() ?? ''} -> ${event.toStatus?.toLowerCase() ?? ''}`
+          : '',
+        event.amountMinor === null ? '' : formatMinor(event.amountMinor, order.currency),
+        event.detail ? JSON.stringify(event.detail) : '',
+      ]);
+      for (const line of textTable(['WHEN', 'WHO', 'WHAT', 'STATUS', 'AMOUNT', 'DETAIL'], rows)) io.out(line);
       return 0;
     }
     case 'refund': {

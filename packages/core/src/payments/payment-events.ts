@@ -3,6 +3,7 @@ import { type PaymentMethod, type PaymentStatus, Prisma, type PrismaClient, type
 import { z } from 'zod';
 import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
+import { actors, recordOrderEvent } from '../orders/order-events.ts';
 import type { CompletionOutcome, OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
@@ -465,6 +466,24 @@ export function createPaymentEventProcessor({
       return { outcome: 'amount_mismatch', ...base };
     }
     if (event.version <= payment.providerVersion) return { outcome: 'stale', ...base };
+    // What the provider says goes into the order's history before what it makes the store do.
+    await recordOrderEvent(tx, {
+      orderId: order.id,
+      actor: actors.provider(row.provider),
+      kind: 'payment',
+      amountMinor: event.amountMinor,
+      paymentId: payment.id,
+      detail: {
+        status: event.status,
+        method: event.method,
+        providerPaymentId: event.providerPaymentId,
+        version: event.version,
+        ...(event.card ? { card: `${event.card.brand} ${event.card.last4}` } : {}),
+        ...(event.failureReason ? { failureReason: event.failureReason } : {}),
+        ...(event.refundedMinor > 0 ? { refundedMinor: event.refundedMinor } : {}),
+        ...(event.chargedBackMinor > 0 ? { chargedBackMinor: event.chargedBackMinor } : {}),
+      },
+    });
 
     const status = STATUS_OF[event.status];
     const { refundedMinor, chargedBackMinor } = givenBack(event);
@@ -520,14 +539,14 @@ export function createPaymentEventProcessor({
         refundId = completion.refundId;
       }
     } else if (status === 'PENDING' || status === 'INIT') {
-      await transitionOrders(tx, [order.id], 'PENDING');
+      await transitionOrders(tx, [order.id], 'PENDING', { actor: actors.provider(row.provider) });
     } else if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
       // Another payment of the order that may still bring its money keeps the order open.
       const [others] = await tx.query<{ none: boolean }>(
         Prisma.sql`SELECT ${noPaymentOpen(Prisma.sql`${order.id}::uuid`, Prisma.sql`${payment.id}::uuid`)} AS none`,
       );
       if (others?.none) {
-        await transitionOrders(tx, [order.id], 'FAILED');
+        await transitionOrders(tx, [order.id], 'FAILED', { actor: actors.provider(row.provider) });
         outcome = 'order_failed';
       }
     }

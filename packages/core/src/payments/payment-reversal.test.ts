@@ -4,6 +4,7 @@ import { createCodeCipher, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, createLedgerService, creditCustomer } from '../ledger/ledger-service.ts';
+import { orderHistory } from '../orders/order-events.ts';
 import { createOrderService } from '../orders/order-service.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { ValidationError } from '../shared/errors.ts';
@@ -152,6 +153,20 @@ async function movementsOf(providerPaymentId: string) {
     .sort();
 }
 
+/** The order's history as `who what from->to amount`, oldest first. */
+async function historyOf(orderId: string) {
+  return (await orderHistory(db(), orderId)).map((event) =>
+    [
+      event.actor,
+      event.kind,
+      event.fromStatus || event.toStatus ? `${event.fromStatus ?? ''}->${event.toStatus ?? ''}` : '',
+      event.amountMinor ?? '',
+    ]
+      .filter((part) => part !== '')
+      .join(' '),
+  );
+}
+
 async function expectBooksBalance() {
   expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
 }
@@ -195,6 +210,22 @@ describe('a purchase given back by the provider', () => {
       'PROVIDER_REFUND REFUNDS->PROVIDER_CLEARING 1000',
       `PROVIDER_REFUND REFUNDS->PROVIDER_CLEARING ${totalMinor - 1_000}`,
       `PURCHASE PROVIDER_CLEARING->REVENUE ${totalMinor}`,
+    ]);
+    // Its whole life, in the order it happened, and who did each thing: each word of the provider
+    // before what it made the store do; an older version, which changed nothing, is not in it.
+    expect(await historyOf(orderId)).toEqual([
+      `customer created ->CREATED ${totalMinor}`,
+      `provider:sandbox payment ${totalMinor}`,
+      `provider:sandbox status CREATED->PAID ${totalMinor}`,
+      'provider:sandbox codes',
+      'provider:sandbox status PAID->FULFILLED',
+      `provider:sandbox payment ${totalMinor}`,
+      'provider:sandbox reversal 1000',
+      'provider:sandbox status FULFILLED->PARTIALLY_REFUNDED 1000',
+      `provider:sandbox payment ${totalMinor}`,
+      `provider:sandbox payment ${totalMinor}`,
+      `provider:sandbox reversal ${totalMinor - 1_000}`,
+      `provider:sandbox status PARTIALLY_REFUNDED->REFUNDED ${totalMinor - 1_000}`,
     ]);
     await expectBooksBalance();
   });

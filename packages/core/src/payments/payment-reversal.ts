@@ -1,5 +1,6 @@
 import { Prisma, type Queryable } from '@store/db';
 import { type Account, accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
+import { actors, recordOrderEvent } from '../orders/order-events.ts';
 import type { LockedOrder } from '../orders/order-sql.ts';
 import { transitionOrders } from '../orders/order-state.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -123,6 +124,23 @@ export async function reversePayment(tx: Queryable, input: ReversalInput, logger
     );
   }
 
+  await recordOrderEvent(tx, {
+    orderId: order.id,
+    actor: actors.provider(payment.provider),
+    kind: 'reversal',
+    amountMinor,
+    paymentId: payment.id,
+    detail: {
+      kind,
+      totalMinor,
+      fromBalanceMinor,
+      owedMinor,
+      fromSuspenseMinor,
+      goodsMinor,
+      ...(unrecordedMinor > 0 ? { unrecordedMinor } : {}),
+    },
+  });
+
   let orderStatus: ReversalOutcome['orderStatus'] = null;
   if (order.paymentId === payment.id) {
     // What went back to the customer grows by the goods (a purchase) or by the whole of it (a top-up,
@@ -132,7 +150,10 @@ export async function reversePayment(tx: Queryable, input: ReversalInput, logger
     const refundedMinor = Math.min(order.totalMinor, order.refundedMinor + grows);
     if (grows > 0) {
       const to = refundedMinor >= order.totalMinor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-      const moved = await transitionOrders(tx, [order.id], to, { refundedMinor });
+      const moved = await transitionOrders(tx, [order.id], to, {
+        refundedMinor,
+        actor: actors.provider(payment.provider),
+      });
       if (moved.length > 0) orderStatus = to;
     }
   }

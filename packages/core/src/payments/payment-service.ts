@@ -16,6 +16,7 @@ import {
 } from '@store/contract';
 import { type OrderStatus, type PaymentMethod, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { orderNumber } from '../mail/templates.ts';
+import { actors } from '../orders/order-events.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, lockOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
 import { PAID_STATUSES, transitionStatement, UNPAID_STATUSES } from '../orders/order-state.ts';
@@ -308,7 +309,7 @@ export function createPaymentService({
           FROM target t, under_way u
           WHERE t.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[]) AND NOT u.settling
           RETURNING id
-        ), moved AS (${transitionStatement([order.id], 'PENDING')})
+        ), moved AS (${transitionStatement([order.id], 'PENDING', { actor: actors.customer })})
         SELECT EXISTS (SELECT 1 FROM opened) AS opened, (SELECT settling FROM under_way) AS settling,
                (SELECT status FROM target) AS status, receipt.*
         FROM (${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`)}) AS receipt`,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
+import { actors } from '../orders/order-events.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
@@ -49,6 +50,11 @@ export async function requestProviderRefund(
               ${request.reason}, ${request.requestedBy}, ${request.key}, now())
       ON CONFLICT (idempotency_key) DO NOTHING
       RETURNING id
+    ), history AS (
+      INSERT INTO order_events (order_id, actor, kind, amount_minor, payment_id, detail)
+      SELECT ${request.orderId}::uuid, ${request.requestedBy}, 'refund_asked', ${request.amountMinor}::bigint,
+             ${request.paymentId}::uuid, jsonb_build_object('refundId', made.id, 'reason', ${request.reason}::text)
+      FROM made
     )
     SELECT id, true AS created FROM made
     UNION ALL
@@ -143,16 +149,27 @@ export function createProviderRefunds({
 }: ProviderRefundsDeps) {
   const sql = sqlOf(db);
 
+  /** Ends the refund, and says so in its order's history: one statement. */
   async function finish(
     id: string,
     status: 'SUCCEEDED' | 'FAILED',
     changes: { providerRefundId?: string; error?: string },
   ) {
+    const error = changes.error?.slice(0, LAST_ERROR_MAX) ?? null;
     await sql.execute(Prisma.sql`
-      UPDATE provider_refunds SET status = ${status}::provider_refund_status, attempts = attempts + 1,
-        provider_refund_id = COALESCE(${changes.providerRefundId ?? null}, provider_refund_id),
-        last_error = ${changes.error?.slice(0, LAST_ERROR_MAX) ?? null}, finished_at = ${clock()}, updated_at = now()
-      WHERE id = ${id}::uuid AND status = 'PENDING'`);
+      WITH finished AS (
+        UPDATE provider_refunds SET status = ${status}::provider_refund_status, attempts = attempts + 1,
+          provider_refund_id = COALESCE(${changes.providerRefundId ?? null}, provider_refund_id),
+          last_error = ${error}, finished_at = ${clock()}, updated_at = now()
+        WHERE id = ${id}::uuid AND status = 'PENDING'
+        RETURNING order_id, payment_id, amount_minor, provider_refund_id
+      )
+      INSERT INTO order_events (order_id, actor, kind, amount_minor, payment_id, detail)
+      SELECT order_id, ${actors.provider(provider.name)}, ${status === 'SUCCEEDED' ? 'refund_sent' : 'refund_refused'},
+             amount_minor, payment_id,
+             jsonb_strip_nulls(jsonb_build_object('refundId', ${id}::text, 'providerRefundId', provider_refund_id,
+                                                  'error', ${error}::text))
+      FROM finished`);
   }
 
   return {
