@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorKeys, PAYMENT_UNDER_WAY, PaymentResponseSchema } from '@store/contract';
+import { ErrorKeys, PAYMENT_UNDER_WAY, PaymentResponseSchema, SbpPaymentResponseSchema } from '@store/contract';
 import { createLedgerService } from '@store/core';
 import { eventually } from '@store/core/testing';
 import { DEV_SANDBOX_API_KEY } from '@store/sandbox/dev-secrets';
@@ -128,5 +128,29 @@ describe('a new attempt while one is being decided', () => {
       body: { type: 'purchase', orderId: buyer.orderId },
     });
     expectUnderWay(again);
+  });
+});
+
+describe('a payment at the bank (QR, UPI)', () => {
+  it("ends when its order does, and is not opened with too little of the order's time left", async () => {
+    const buyer = await customerWithOrder(ctx.app, db());
+    const expiresAt = new Date(Date.now() + 10 * 60_000);
+    await db().order.update({ where: { id: buyer.orderId }, data: { expiresAt } });
+    const qr = await call(ctx.app, 'POST', '/api/payment-sbp', {
+      token: buyer.token,
+      body: { type: 'purchase', orderId: buyer.orderId },
+    });
+    expect(qr.status, JSON.stringify(qr.body)).toBe(200);
+    expect(SbpPaymentResponseSchema.parse(qr.body).sbp.expires_at).toBe(expiresAt.toISOString());
+
+    const late = await customerWithOrder(ctx.app, db());
+    await db().order.update({ where: { id: late.orderId }, data: { expiresAt: new Date(Date.now() + 60_000) } });
+    const refused = await call(ctx.app, 'POST', '/api/payment-sbp', {
+      token: late.token,
+      body: { type: 'purchase', orderId: late.orderId },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ errors: { orderId: [ErrorKeys.orderNotPayable] } });
+    expect(await db().payment.count({ where: { orderId: late.orderId } })).toBe(0);
   });
 });

@@ -46,6 +46,12 @@ export interface BrowserContext {
   userAgent?: string | undefined;
 }
 
+/**
+ * A QR or UPI payment is opened only with at least this much of its order's time left: the payer
+ * needs a minute to open their bank's app and pay.
+ */
+export const BANK_PAYMENT_MIN_LEAD_MS = 2 * 60_000;
+
 /** The provider's receipt takes at most this many lines; a longer order is one line of its total. */
 const RECEIPT_ITEMS_MAX = 100;
 const RECEIPT_NAME_MAX = 128;
@@ -478,11 +484,25 @@ export function createPaymentService({
     }
   }
 
+  /**
+   * Until when a payment the payer makes at their bank (a QR, UPI) may be paid: the order's own
+   * expiry, so that the bank never takes money for an order the store has closed. One with too little
+   * of its time left to be paid that way is refused before anything is opened.
+   */
+  function payableUntil(order: LockedOrder): { expiresAt?: Date } {
+    if (!order.expiresAt) return {};
+    if (order.expiresAt.getTime() - clock().getTime() < BANK_PAYMENT_MIN_LEAD_MS) {
+      throw notPayable('Too little of this order’s time is left to pay at the bank: make the order again.');
+    }
+    return { expiresAt: order.expiresAt };
+  }
+
   async function qrPayment(
     order: LockedOrder,
     scheme: 'pix' | 'sbp',
     payer?: { personalId?: string; firstName?: string },
   ) {
+    const until = payableUntil(order);
     const opened = await openPayment(order, 'QR');
     const paymentId = opened.id;
     const language = await customerLanguage(opened, order.userId);
@@ -497,6 +517,7 @@ export function createPaymentService({
         description: description(order.id, language),
         returnUrl: returnUrl(order.id),
         idempotencyKey: paymentId,
+        ...until,
         ...(payer ? { payer } : {}),
       }),
     );
@@ -575,6 +596,7 @@ export function createPaymentService({
       if (body.currency !== order.currency) {
         throw new ValidationError({ currency: [ErrorKeys.currencyMismatch] }, 'The currency is not the order’s.');
       }
+      const until = payableUntil(order);
       const opened = await openPayment(order, 'UPI');
       const paymentId = opened.id;
       const language = await customerLanguage(opened, userId);
@@ -598,6 +620,7 @@ export function createPaymentService({
           declineUrl: body.decline_url,
           cancelUrl: body.cancel_url,
           idempotencyKey: paymentId,
+          ...until,
         }),
       );
       await recordProviderPayment(paymentId, upi.providerPaymentId);
