@@ -186,7 +186,11 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
       status: 'CREATED',
       paymentId: null,
     });
-    expect(await db.productCode.count({ where: { productId: order.productId, orderLineId: { not: null } } })).toBe(0);
+    expect(await db.productCode.count({ where: { productId: order.productId, status: 'SOLD' } })).toBe(0);
+    // The order's codes stay reserved for it, waiting for the payment to be applied.
+    expect(await db.productCode.count({ where: { orderLine: { orderId: order.orderId }, status: 'RESERVED' } })).toBe(
+      2,
+    );
     expect(await db.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({ processedAt: null });
 
     // Stalled twice, the job failed for good; the third worker's sweep queues the event again.
@@ -198,7 +202,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     expect(await db.order.findUniqueOrThrow({ where: { id: order.orderId } })).toMatchObject({
       paymentId: order.paymentId,
     });
-    expect(await db.productCode.count({ where: { orderLine: { orderId: order.orderId } } })).toBe(2);
+    expect(await db.productCode.count({ where: { orderLine: { orderId: order.orderId }, status: 'SOLD' } })).toBe(2);
     expect(await db.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({
       outcome: 'completed',
     });

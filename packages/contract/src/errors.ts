@@ -45,6 +45,7 @@ export const ErrorKeys = {
   invalidPromoCode: 'validation.invalidPromoCode',
   invalidCharacters: 'validation.invalidCharacters',
   outOfStock: 'validation.outOfStock',
+  tooManyHeld: 'validation.tooManyHeld',
   emptyBasket: 'validation.emptyBasket',
   insufficientFunds: 'validation.insufficientFunds',
   balanceOwed: 'validation.balanceOwed',
@@ -84,6 +85,8 @@ export const ErrorTexts: Record<ErrorKey, string> = {
   'validation.invalidPromoCode': 'Invalid promo code.',
   'validation.invalidCharacters': 'This value contains characters that are not allowed.',
   'validation.outOfStock': 'There are not enough codes of this product in stock.',
+  'validation.tooManyHeld':
+    'Your unpaid orders hold as many codes as one customer may: pay for them, or wait for them to end.',
   'validation.emptyBasket': 'Your basket is empty.',
   'validation.insufficientFunds': 'Your balance is too low for this order.',
   'validation.balanceOwed':

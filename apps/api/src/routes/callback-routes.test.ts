@@ -33,7 +33,7 @@ const paidByCard = ({ count = 1 } = {}) => customerWithCardPayment(ctx.app, db()
 
 const orderOf = (id: string) => db().order.findUniqueOrThrow({ where: { id } });
 const eventsOf = (orderId: string) => db().paymentEvent.findMany({ where: { orderId } });
-const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId } } });
+const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId }, status: 'SOLD' } });
 
 async function fulfilled(orderId: string) {
   await eventually(async () => (await orderOf(orderId)).status === 'FULFILLED', 15_000);

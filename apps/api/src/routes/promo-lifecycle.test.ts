@@ -67,7 +67,7 @@ async function widgetPayment(orderId: string, amountMinor: number, status: 'succ
 
 async function orderOf(orderId: string) {
   const order = await db().order.findUniqueOrThrow({ where: { id: orderId }, include: { redemption: true } });
-  const codes = await db().productCode.count({ where: { orderLine: { orderId } } });
+  const codes = await db().productCode.count({ where: { orderLine: { orderId }, status: 'SOLD' } });
   return { status: order.status, totalMinor: Number(order.totalMinor), redeemed: order.redemption !== null, codes };
 }
 const usesOf = async (code: string) => (await db().promoCode.findUniqueOrThrow({ where: { code } })).usedCount;

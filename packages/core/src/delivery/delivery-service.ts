@@ -91,7 +91,7 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
         : await sql.query<CodeRow>(Prisma.sql`
             WITH codes AS (
               SELECT id, order_line_id, ciphertext, sold_at FROM product_codes
-              WHERE order_line_id = ANY(${lines.map((line) => line.id)}::uuid[])
+              WHERE order_line_id = ANY(${lines.map((line) => line.id)}::uuid[]) AND status = 'SOLD'
             ), revealed AS (
               INSERT INTO code_reveals (id, user_id, code_id, ip, route)
               SELECT gen_random_uuid(), ${userId}::uuid, id, ${context.ip?.slice(0, 64) ?? null}, ${context.route}
@@ -182,7 +182,7 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
       const from = Prisma.sql`
         FROM order_lines ol JOIN orders o ON o.id = ol.order_id
         WHERE o.user_id = ${userId}::uuid AND o.status = ANY(${DELIVERED}::text[]::order_status[])
-          AND EXISTS (SELECT 1 FROM product_codes pc WHERE pc.order_line_id = ol.id)
+          AND EXISTS (SELECT 1 FROM product_codes pc WHERE pc.order_line_id = ol.id AND pc.status = 'SOLD')
           ${matches}`;
       const [counted, pageLines] = await Promise.all([
         sql.query<{ total: number }>(Prisma.sql`SELECT COUNT(*)::int AS total ${from}`),

@@ -3,6 +3,7 @@ import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSch
 import { createCodeCipher, type OrderStatus, Prisma, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RESERVED_UNITS_MAX } from '../fulfilment/fulfilment-sql.ts';
 import { adjustBalance, createLedgerService, InsufficientFundsError } from '../ledger/ledger-service.ts';
 import { formatMoney, renderEmail } from '../mail/templates.ts';
 import { createPromoService } from '../promo/promo-service.ts';
@@ -116,7 +117,7 @@ async function recordPayment(orderId: string, amountMinor: number) {
 const statusOf = async (orderId: string) => (await db().order.findUniqueOrThrow({ where: { id: orderId } })).status;
 const balanceOf = async (userId: string) =>
   Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceMinor);
-const soldCodes = (orderId: string) => db().productCode.findMany({ where: { orderLine: { orderId } } });
+const soldCodes = (orderId: string) => db().productCode.findMany({ where: { orderLine: { orderId }, status: 'SOLD' } });
 
 async function errorOf(promise: Promise<unknown>) {
   return promise.then(
@@ -154,8 +155,11 @@ describe('createOrder: a purchase from the server basket', () => {
     expect(order.lines).toEqual([
       expect.objectContaining({ productId: product.id, productName: product.name, quantity: 2, unitPriceMinor: 1_990 }),
     ]);
-    // Nothing is reserved or sold, and the basket stays until the order is paid.
-    expect(await db().product.findUniqueOrThrow({ where: { id: product.id } })).toMatchObject({ stockCount: 5 });
+    // Its codes are reserved, out of stock until the order is paid or ends; nothing is sold, and the
+    // basket stays until the order is paid.
+    expect(await db().product.findUniqueOrThrow({ where: { id: product.id } })).toMatchObject({ stockCount: 3 });
+    const held = await db().productCode.findMany({ where: { orderLine: { orderId: created.order_id } } });
+    expect(held.map((code) => code.status)).toEqual(['RESERVED', 'RESERVED']);
     expect(await db().basketLine.count({ where: { userId: user.id } })).toBe(1);
   });
 
@@ -182,8 +186,8 @@ describe('createOrder: a purchase from the server basket', () => {
 
   it('redeems a promo code in the same transaction and spreads the discount over the lines', async () => {
     const user = await createCustomer();
-    const { product: first } = await createProduct({ priceMinor: 1_000 });
-    const { product: second } = await createProduct({ priceMinor: 3_333 });
+    const { product: first } = await createProduct({ priceMinor: 1_000, stock: 10 });
+    const { product: second } = await createProduct({ priceMinor: 3_333, stock: 10 });
     await putInBasket(user.id, first.id, 3);
     await putInBasket(user.id, second.id, 1);
     const code = `ORD${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -540,7 +544,9 @@ describe('completePaidOrder', () => {
     await putInBasket(user.id, scarce.id, 3);
     await putInBasket(user.id, plenty.id, 1);
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase' });
-    // Sold to someone else between the order and its payment.
+    // The order expired and gave its codes back, and they were sold to someone else before its
+    // payment came after all.
+    await expireNow(order_id);
     await db().productCode.deleteMany({ where: { productId: scarce.id, status: 'AVAILABLE' } });
     await db().productCode.createMany({
       data: [{ productId: scarce.id, ciphertext: cipher.encrypt('LAST-ONE'), codeDigest: cipher.digest('LAST-ONE') }],
@@ -578,6 +584,7 @@ describe('completePaidOrder', () => {
     await promo.createPromoCode({ code, percent: 50 });
     const { order_id, total_minor } = await orders.createOrder(user.id, { type: 'purchase', code });
     expect(total_minor).toBe(1_500);
+    await expireNow(order_id);
     await db().productCode.deleteMany({ where: { productId: product.id, status: 'AVAILABLE' } });
     const payment = await recordPayment(order_id, total_minor);
     const outcome = await orders.completePaidOrder({
@@ -590,6 +597,102 @@ describe('completePaidOrder', () => {
     expect(outcome).toMatchObject({ status: 'REFUNDED', refundedMinor: 1_500 });
     expect(await balanceOf(user.id)).toBe(1_500);
     await expectBalancesMatchLedger();
+  });
+});
+
+describe('codes reserved for an order', () => {
+  const stockOf = async (productId: number) =>
+    (await db().product.findUniqueOrThrow({ where: { id: productId } })).stockCount;
+  const reservedFor = (orderId: string) =>
+    db().productCode.count({ where: { orderLine: { orderId }, status: 'RESERVED' } });
+  /** A QR shown to the payer: a payment open at the provider, which keeps its order's codes. */
+  const openPayment = (orderId: string, amountMinor: number) =>
+    db().payment.create({
+      data: {
+        orderId,
+        provider: 'sandbox',
+        method: 'QR',
+        amountMinor,
+        currency: 'BRL',
+        providerPaymentId: `pay_${randomBytes(8).toString('hex')}`,
+      },
+    });
+
+  it('are out of stock for everyone else until the order is paid or ends, and come back when it ends unpaid', async () => {
+    const { user, product } = await customerWithBasket({ quantity: 2, stock: 2 });
+    const first = await orders.createOrder(user.id, { type: 'purchase' });
+    await openPayment(first.order_id, first.total_minor);
+    expect(await reservedFor(first.order_id)).toBe(2);
+    expect(await stockOf(product.id)).toBe(0);
+
+    const other = await createCustomer();
+    await putInBasket(other.id, product.id, 1);
+    const refused = (await errorOf(orders.createOrder(other.id, { type: 'purchase' }))) as ValidationError;
+    expect(refused.errors).toEqual({ [`products.${product.id}`]: [ErrorKeys.outOfStock] });
+    expect(await db().order.count({ where: { userId: other.id } })).toBe(0);
+
+    await expireNow(first.order_id);
+    expect(await reservedFor(first.order_id)).toBe(0);
+    expect(await stockOf(product.id)).toBe(2);
+    const second = await orders.createOrder(other.id, { type: 'purchase' });
+    expect(await reservedFor(second.order_id)).toBe(1);
+  });
+
+  it('of an order the customer gave up go to their next order; one a payment is open on keeps them', async () => {
+    const { user, product } = await customerWithBasket({ quantity: 1, stock: 1 });
+    // Pay pressed, the widget closed: the order holds the last code, with no payment open on it.
+    const given = await orders.createOrder(user.id, { type: 'purchase' });
+    const next = await orders.createOrder(user.id, { type: 'purchase' });
+    expect(await reservedFor(given.order_id)).toBe(0);
+    expect(await reservedFor(next.order_id)).toBe(1);
+    // The order given up is still there, and still payable: paid after all, it takes what is in
+    // stock, and what is not goes back to the balance.
+    expect(await statusOf(given.order_id)).toBe('CREATED');
+
+    await openPayment(next.order_id, next.total_minor);
+    const third = (await errorOf(orders.createOrder(user.id, { type: 'purchase' }))) as ValidationError;
+    expect(third.errors).toEqual({ [`products.${product.id}`]: [ErrorKeys.outOfStock] });
+    expect(await reservedFor(next.order_id)).toBe(1);
+  });
+
+  it('are at most RESERVED_UNITS_MAX for one customer at once', async () => {
+    const { user, product } = await customerWithBasket({ quantity: 10, stock: RESERVED_UNITS_MAX + 1 });
+    for (let made = 0; made < RESERVED_UNITS_MAX / 10; made++) {
+      const order = await orders.createOrder(user.id, { type: 'purchase' });
+      await openPayment(order.order_id, order.total_minor);
+    }
+    await putInBasket(user.id, product.id, 1);
+    const refused = (await errorOf(orders.createOrder(user.id, { type: 'purchase' }))) as ValidationError;
+    expect(refused.errors).toEqual({ basket: [ErrorKeys.tooManyHeld] });
+    expect(await stockOf(product.id)).toBe(1);
+  });
+
+  it('never miss a code that is there: a reservation waits for one another transaction holds, then takes it', async () => {
+    const { user, product } = await customerWithBasket({ quantity: 1, stock: 1 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // Another transaction locks the last code, as a claim would, then rolls back.
+    const other = sqlOf(db())
+      .transaction(async (tx) => {
+        await tx.query(Prisma.sql`SELECT id FROM product_codes WHERE product_id = ${product.id} FOR UPDATE`);
+        locked();
+        await held;
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await isLocked;
+    const creating = orders.createOrder(user.id, { type: 'purchase' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await other;
+    const created = await creating;
+    expect(await reservedFor(created.order_id)).toBe(1);
   });
 });
 

@@ -12,6 +12,12 @@ import {
 } from '@store/contract';
 import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
+import {
+  RESERVED_UNITS_MAX,
+  releaseReservations,
+  reservationCtes,
+  reserveRemaining,
+} from '../fulfilment/fulfilment-sql.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, BalanceOwedError, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
@@ -224,21 +230,37 @@ export function createOrderService({
   }
 
   /**
-   * Locks the customer's basket (their row), reads its lines at the database's prices with the stock
-   * of each, and, when every line is in stock, makes the order and its lines: one statement. The
-   * lock serialises the basket's writers; the lines are read as the statement found them when it
-   * began, so a flush that committed while it waited for the lock lands wholly after the order.
+   * Locks the customer's basket (their row), reads its lines at the database's prices, makes the
+   * order and its lines, and reserves each line's codes: one statement, in the caller's transaction.
+   * The lock serialises the basket's writers; the lines are read as the statement found them when it
+   * began, so a flush that committed while it waited for the lock lands wholly after the order. A
+   * line whose codes are not all there (held by the customer's own orders given up, which give them
+   * to this one, or gone) is refused with a 422 on `products.<id>`, and the transaction rolled back.
    * `free` allows an order whose subtotal is zero (it must be completed in the same transaction).
    */
   async function placeOrder(
-    on: Queryable,
+    tx: Queryable,
     { userId, type, free }: { userId: string; type: 'PURCHASE' | 'SPENDING'; free: boolean },
   ) {
     const orderId = randomUUID();
     const createdAt = clock();
     const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
-    const rows = await on.query<BasketLineRow & { orderId: string | null; balanceMinor: number; owedMinor: number }>(
-      Prisma.sql`
+    // Orders younger than an order lives are the only ones that may still hold codes.
+    const recent = new Date(createdAt.getTime() - orderTtlMs);
+    const mine = Prisma.sql`
+      SELECT o.id FROM orders o
+      WHERE o.user_id = ${userId}::uuid AND o.created_at > ${recent} AND o.id <> ${orderId}::uuid
+        AND o.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])`;
+    const rows = await tx.query<
+      BasketLineRow & {
+        orderId: string | null;
+        balanceMinor: number;
+        owedMinor: number;
+        reserved: number;
+        held: number;
+        givenUp: boolean;
+      }
+    >(Prisma.sql`
       WITH customer AS (
         SELECT id, balance_minor, owed_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
       ), basket AS (
@@ -247,8 +269,7 @@ export function createOrderService({
         JOIN basket_lines bl ON bl.user_id = c.id
         JOIN products p ON p.id = bl.product_id AND p.is_active
       ), fit AS (
-        SELECT COALESCE(SUM(price_minor * quantity), 0)::int AS subtotal FROM basket
-        HAVING COUNT(*) > 0 AND bool_and(quantity <= stock_count)
+        SELECT COALESCE(SUM(price_minor * quantity), 0)::bigint AS subtotal FROM basket HAVING COUNT(*) > 0
       ), created AS (
         INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, created_at, expires_at,
                             updated_at)
@@ -259,21 +280,40 @@ export function createOrderService({
       ), created_lines AS (
         INSERT INTO order_lines (id, order_id, product_id, product_name, quantity, unit_price_minor)
         SELECT gen_random_uuid(), created.id, b.id, b.name, b.quantity, b.price_minor FROM created, basket b
-      )
+        RETURNING id, product_id, quantity
+      ), ${reservationCtes(Prisma.sql`created_lines`)}
       SELECT b.id, b.name, b.price_minor, b.stock_count, b.quantity, (SELECT id FROM created) AS "orderId",
-             (SELECT balance_minor FROM customer) AS "balanceMinor", (SELECT owed_minor FROM customer) AS "owedMinor"
-      FROM basket b ORDER BY b.position, b.id`,
-    );
+             (SELECT balance_minor FROM customer) AS "balanceMinor", (SELECT owed_minor FROM customer) AS "owedMinor",
+             (SELECT COUNT(*)::int FROM reserved r WHERE r.product_id = b.id) AS reserved,
+             (SELECT COUNT(*)::int FROM reserved)
+               + (SELECT COUNT(*)::int FROM product_codes pc JOIN order_lines ol ON ol.id = pc.order_line_id
+                  WHERE ol.order_id IN (${mine}) AND pc.status = 'RESERVED') AS held,
+             EXISTS (SELECT 1 FROM (${mine}) m WHERE ${noPaymentOpen(Prisma.sql`m.id`)}) AS "givenUp"
+      FROM basket b ORDER BY b.position, b.id`);
     if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
-    const short = rows.filter((row) => row.quantity > row.stock_count);
+    const first = rows[0] as (typeof rows)[number];
+    let lines = rows;
+    if (first.orderId && first.givenUp && rows.some((row) => row.reserved < row.quantity)) {
+      // The customer's orders that no payment is open on (the widget closed, the page left) give
+      // their codes to this one: each Pay makes a new order, and the one before must not keep them.
+      await tx.execute(releaseReservations(Prisma.sql`ARRAY(${mine} AND ${noPaymentOpen(Prisma.sql`o.id`)})`));
+      const more = await reserveRemaining(tx, first.orderId);
+      lines = rows.map((row) => ({ ...row, reserved: row.reserved + (more.get(row.id) ?? 0) }));
+    }
+    const short = first.orderId ? lines.filter((row) => row.reserved < row.quantity) : [];
     if (short.length > 0) {
       throw new ValidationError(
         Object.fromEntries(short.map((row) => [`products.${row.id}`, [ErrorKeys.outOfStock]])),
         `Not enough codes in stock for: ${short.map((row) => row.name).join(', ')}.`,
       );
     }
+    if (first.held > RESERVED_UNITS_MAX) {
+      throw new ValidationError(
+        { basket: [ErrorKeys.tooManyHeld] },
+        'Your unpaid orders hold as many codes as one customer may: pay for them, or wait for them to end.',
+      );
+    }
     const subtotalMinor = rows.reduce((sum, row) => sum + row.price_minor * row.quantity, 0);
-    const first = rows[0] as (typeof rows)[number];
     const order: LockedOrder | null = first.orderId
       ? {
           id: first.orderId,
@@ -293,11 +333,6 @@ export function createOrderService({
     return { order, rows, balanceMinor: first.balanceMinor, owedMinor: first.owedMinor };
   }
 
-  /**
-   * An order the customer pays with a provider and with nothing else to do in its transaction (no
-   * promo code, a price to pay) is one statement. A promo code, a spend from the balance and an
-   * order with nothing to pay take a transaction around it.
-   */
   /**
    * A promo code applied again while an earlier unpaid order of the customer's holds it, with no
    * payment deciding on that order (its widget was closed, its page left): that order is given up
@@ -325,10 +360,6 @@ export function createOrderService({
 
   async function createPurchase(userId: string, type: 'PURCHASE' | 'SPENDING', code: string | undefined) {
     if (code) await releaseAbandonedHold(userId, code);
-    if (!code && type === 'PURCHASE') {
-      const { order } = await placeOrder(sql, { userId, type, free: false });
-      if (order) return createResponse(order);
-    }
     const { order, emailId } = await sql.transaction(async (tx) => {
       const placed = await placeOrder(tx, { userId, type, free: true });
       let order = placed.order as LockedOrder;

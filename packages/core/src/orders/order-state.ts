@@ -1,5 +1,6 @@
 import type { OrderStatusName, PaymentType } from '@store/contract';
 import { type OrderStatus, type OrderType, Prisma, type Queryable } from '@store/db';
+import { releaseReservations } from '../fulfilment/fulfilment-sql.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 
 /**
@@ -72,7 +73,10 @@ export interface TransitionChanges {
   refundedMinor?: number;
 }
 
-/** Leaving an order unpaid gives its promo code back: the customer may use it on another order. */
+/**
+ * Leaving an order unpaid gives back what it held: its promo code (the customer may use it on
+ * another order), here, and its reserved codes (back in stock), with releaseReservations.
+ */
 async function releasePromoRedemptions(tx: Queryable, orderIds: string[]) {
   const released = await tx.query<{ promoCodeId: number }>(Prisma.sql`
     DELETE FROM promo_redemptions WHERE order_id = ANY(${orderIds}::uuid[])
@@ -129,10 +133,9 @@ export async function transitionOrders(
     transitionSql(orderIds, to, changes),
   );
   if (ending && moved.length > 0) {
-    await releasePromoRedemptions(
-      tx,
-      moved.map((order) => order.id),
-    );
+    const ended = moved.map((order) => order.id);
+    await releasePromoRedemptions(tx, ended);
+    await tx.execute(releaseReservations(Prisma.sql`${ended}::uuid[]`));
   }
   return moved;
 }

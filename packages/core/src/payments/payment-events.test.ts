@@ -116,7 +116,7 @@ async function orderOf(id: string) {
   const order = await db().order.findUniqueOrThrow({ where: { id } });
   return { ...order, totalMinor: Number(order.totalMinor), refundedMinor: Number(order.refundedMinor) };
 }
-const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId } } });
+const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId }, status: 'SOLD' } });
 
 async function expectLedgerBalanced() {
   expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);

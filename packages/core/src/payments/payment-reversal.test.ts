@@ -134,7 +134,7 @@ async function customerOf(id: string) {
   const user = await db().user.findUniqueOrThrow({ where: { id } });
   return { balanceMinor: Number(user.balanceMinor), owedMinor: Number(user.owedMinor) };
 }
-const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId } } });
+const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId }, status: 'SOLD' } });
 
 /** The transfers that name the payment, as kind, from, to and amount. */
 async function movementsOf(providerPaymentId: string) {
