@@ -402,6 +402,35 @@ export function createOrderService({
   }
 
   /**
+   * A payment that bought nothing goes back to its card (in suspense until then, its refund asked of
+   * the provider) and the customer is told, once: the refund's id and the email's, to send after the
+   * commit.
+   */
+  async function sendBack(
+    tx: Queryable,
+    order: LockedOrder,
+    input: PaidOrderInput,
+    reason: 'second_charge' | 'late_payment',
+  ): Promise<{ refundId: string; emailId: string | null }> {
+    const refund = await returnToPayer(
+      tx,
+      { id: input.paymentId, provider: input.provider, orderId: order.id, amountMinor: input.amountMinor },
+      reason,
+    );
+    const emailId = refund.created
+      ? await recordBalanceNotice(tx, {
+          userId: order.userId,
+          orderId: order.id,
+          currency: order.currency,
+          amountMinor: input.amountMinor,
+          cause: reason === 'second_charge' ? 'paid_twice' : 'late_returned',
+          publicUrl,
+        })
+      : null;
+    return { refundId: refund.id, emailId };
+  }
+
+  /**
    * `locked`: the order as the caller locked it in this same transaction, having checked that the
    * payment is the order's (the event processor does both first); saves locking and reading again.
    */
@@ -429,22 +458,7 @@ export function createOrderService({
     if (order.paymentId !== null || isPaid(order.status)) {
       // Paid twice (two methods, two tabs, a widget left open): the second payment goes back to its
       // card or account, never kept, and the customer is told.
-      const refund = await returnToPayer(
-        tx,
-        { id: input.paymentId, provider: input.provider, orderId: order.id, amountMinor: input.amountMinor },
-        'second_charge',
-      );
-      const refundId = refund.id;
-      const emailId = refund.created
-        ? await recordBalanceNotice(tx, {
-            userId: order.userId,
-            orderId: order.id,
-            currency: order.currency,
-            amountMinor: input.amountMinor,
-            cause: 'paid_twice',
-            publicUrl,
-          })
-        : null;
+      const { refundId, emailId } = await sendBack(tx, order, input, 'second_charge');
       logger.warn(
         { orderId: order.id, paymentId: input.paymentId, refundId },
         'order paid twice; the second payment goes back to its card',
@@ -470,26 +484,12 @@ export function createOrderService({
         detail: { promoCodeId: order.promoCodeId },
       });
       if (!kept) {
-        const refund = await returnToPayer(
-          tx,
-          { id: input.paymentId, provider: input.provider, orderId: order.id, amountMinor: input.amountMinor },
-          'late_payment',
-        );
-        const emailId = refund.created
-          ? await recordBalanceNotice(tx, {
-              userId: order.userId,
-              orderId: order.id,
-              currency: order.currency,
-              amountMinor: input.amountMinor,
-              cause: 'late_returned',
-              publicUrl,
-            })
-          : null;
+        const { refundId, emailId } = await sendBack(tx, order, input, 'late_payment');
         logger.warn(
-          { orderId: order.id, paymentId: input.paymentId, refundId: refund.id },
+          { orderId: order.id, paymentId: input.paymentId, refundId },
           'a late payment of an order whose promo code is gone goes back to its card',
         );
-        return { outcome: 'late_returned', ...base, emailId, refundId: refund.id };
+        return { outcome: 'late_returned', ...base, emailId, refundId };
       }
     }
     const outcome = await payAndFulfil(tx, order, { paymentId: input.paymentId, provider: input.provider });
