@@ -17,6 +17,8 @@ export * from './mail/mailer.ts';
 export * from './mail/outbox.ts';
 export * from './mail/outbox-sweep.ts';
 export * from './mail/templates.ts';
+export * from './observability/metrics.ts';
+export * from './observability/metrics-server.ts';
 export * from './orders/order-events.ts';
 export * from './orders/order-expiry.ts';
 export * from './orders/order-operations.ts';

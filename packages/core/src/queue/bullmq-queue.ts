@@ -4,7 +4,14 @@ import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.ts';
 import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
-import { backoffDelay, type EnqueueOptions, type EnqueueOutcome, JOB_ATTEMPTS, type JobQueue } from './job-queue.ts';
+import {
+  backoffDelay,
+  type EnqueueOptions,
+  type EnqueueOutcome,
+  JOB_ATTEMPTS,
+  type JobQueue,
+  type QueueDepth,
+} from './job-queue.ts';
 
 /** BullMQ needs `maxRetriesPerRequest: null` on the connections its workers block on. */
 export function createRedisConnection(url: string): Redis {
@@ -107,6 +114,19 @@ export function createBullQueue({
     kind: 'bullmq',
     async enqueue(job: Job, options: EnqueueOptions = {}) {
       return within(add(JobSchema.parse(job), options), enqueueTimeoutMs, 'enqueue');
+    },
+    async depths(): Promise<QueueDepth[]> {
+      const counts = await Promise.all(
+        [...lanes].map(async ([name, lane]) => {
+          const byState = await within(
+            lane.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
+            enqueueTimeoutMs,
+            'counting jobs',
+          );
+          return Object.entries(byState).map(([state, count]) => ({ queue: name, state, count }));
+        }),
+      );
+      return counts.flat();
     },
     async ping(timeoutMs = 5_000): Promise<HealthResult> {
       events ??= new QueueEvents(queueNameOf('health'), { connection: createRedisConnection(redisUrl), prefix });

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type Job, JobSchema } from '@store/contract';
 import type { Logger } from '../shared/logger.ts';
 import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
-import { backoffDelay, type EnqueueOptions, type EnqueueOutcome, JOB_ATTEMPTS, type JobQueue } from './job-queue.ts';
+import {
+  backoffDelay,
+  type EnqueueOptions,
+  type EnqueueOutcome,
+  JOB_ATTEMPTS,
+  type JobQueue,
+  type QueueDepth,
+} from './job-queue.ts';
 
 /**
  * Runs jobs in this process with the same handlers and retry policy as the BullMQ worker. Used by the
@@ -68,6 +75,12 @@ export function createInProcessQueue(
       }
       schedule(parsed, options.delayMs ?? 0, 1, { maxAttempts: JOB_ATTEMPTS, jobId: options.jobId });
       return 'queued';
+    },
+    async depths(): Promise<QueueDepth[]> {
+      return [
+        { queue: 'in-process', state: 'waiting', count: timers.size },
+        { queue: 'in-process', state: 'active', count: running.size },
+      ];
     },
     ping(timeoutMs = 5_000) {
       const job: Job = { kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() };

@@ -19,12 +19,21 @@ export interface EnqueueOptions {
 /** What an enqueue did, so a caller can say it truthfully. */
 export type EnqueueOutcome = 'queued' | 'already-queued';
 
+export interface QueueDepth {
+  queue: string;
+  /** waiting, active, delayed, failed... */
+  state: string;
+  count: number;
+}
+
 /** The queue port: BullMQ on Redis in the full stack, in-process in the embedded mode. */
 export interface JobQueue {
   readonly kind: 'bullmq' | 'in-process';
   enqueue(job: Job, options?: EnqueueOptions): Promise<EnqueueOutcome>;
   /** Sends a health job through the queue and resolves once a worker has handled it. */
   ping(timeoutMs?: number): Promise<HealthResult>;
+  /** How many jobs each lane holds, by state, for the metrics (absent in test doubles). */
+  depths?(): Promise<QueueDepth[]>;
   close(): Promise<void>;
 }
 
