@@ -23,6 +23,7 @@ import external from './plugins/external.ts';
 import inputGuard from './plugins/input-guard.ts';
 import jsonBody from './plugins/json-body.ts';
 import loginThrottle from './plugins/login-throttle.ts';
+import metrics from './plugins/metrics.ts';
 import paymentsSandbox, { usesEmbeddedSandbox } from './plugins/payments-sandbox.ts';
 import services from './plugins/services.ts';
 import web from './plugins/web.ts';
@@ -259,6 +260,7 @@ export async function buildApp({
   await app.register(loginThrottle);
 
   await app.register(healthRoutes);
+  await app.register(metrics, { token: env.METRICS_TOKEN });
   // Emailed links for developers and browser tests. Without a mailbox of this process (the worker
   // delivers), it still lists what the outbox holds, sent messages without their body.
   if (devMailboxEnabled(env)) await app.register(devMailboxRoutes, { mailbox: devMailbox ?? createDevMailbox() });

@@ -223,6 +223,11 @@ const EnvSchema = z
     PAYMENTS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(PAYMENT_SWEEP_INTERVAL_MS),
     /** A payment still waiting this long is asked about at the provider. */
     PAYMENTS_PENDING_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(PENDING_PAYMENT_CHECK_MS),
+    /**
+     * Lets Prometheus read GET /metrics from another machine (`Authorization: Bearer <token>`); the
+     * loopback address reads it without. Unset: only the loopback address.
+     */
+    METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
