@@ -67,6 +67,14 @@ const EnvSchema = z
     PAYMENTS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(PAYMENT_SWEEP_INTERVAL_MS),
     /** A payment still waiting this long is asked about at the provider. */
     PAYMENTS_PENDING_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(PENDING_PAYMENT_CHECK_MS),
+    /**
+     * Where the worker answers GET /metrics (it serves no other HTTP). The loopback address by
+     * default; a container's scrape needs 0.0.0.0 and METRICS_TOKEN. Port 0 turns it off.
+     */
+    WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9_464),
+    /** Lets Prometheus read /metrics from another machine (`Authorization: Bearer <token>`). */
+    METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SANDBOX_URL && !env.SANDBOX_API_KEY) {

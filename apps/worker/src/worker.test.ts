@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createBullQueue, recordEmail, silentLogger } from '@store/core';
-import { eventually, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
+import { eventually, freePort, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from './env.ts';
@@ -28,6 +28,7 @@ describe.runIf(databaseUrl && redisUrl)('the worker process', () => {
       LOG_LEVEL: 'silent',
       QUEUE_PREFIX: prefix,
       OUTBOX_SWEEP_INTERVAL_MS: '100',
+      WORKER_METRICS_PORT: String(await freePort()),
     });
     worker = await startWorker({ env, logger: silentLogger });
   });
@@ -69,5 +70,16 @@ describe.runIf(databaseUrl && redisUrl)('the worker process', () => {
     await eventually(
       async () => (await database.prisma.outboundEmail.findUniqueOrThrow({ where: { id } })).status === 'SENT',
     );
+  });
+
+  it('answers /metrics to the loopback address with the jobs it ran, and 404 to anything else', async () => {
+    await eventually(() => smtp.received.length > 0);
+    const url = `http://127.0.0.1:${worker.metricsPort}`;
+    const answer = await fetch(`${url}/metrics`);
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    expect(text).toMatch(/store_jobs_total\{[^}]*kind="email\.send"[^}]*outcome="done"[^}]*\} [1-9]/);
+    expect(text).toContain('process="worker"');
+    expect((await fetch(`${url}/`)).status).toBe(404);
   });
 });

@@ -2,7 +2,9 @@ import {
   createBullQueue,
   createBullWorker,
   createJobHandlers,
+  createJobMetrics,
   createMailer,
+  createMetricsRegistry,
   createOrderService,
   createPaymentEventIntake,
   createPaymentEventProcessor,
@@ -12,6 +14,8 @@ import {
   createSandboxPaymentProvider,
   type JobQueue,
   type Logger,
+  measuredHandlers,
+  startMetricsServer,
   startOrderExpirySweep,
   startOutboxSweep,
   startPaymentSweep,
@@ -79,22 +83,42 @@ export async function startWorker({ env, logger }: WorkerOptions) {
   });
   const paymentEvents = createPaymentEventProcessor({ db: database.prisma, orders, queue, logger });
   const atProvider = providerWork(env, database.prisma, queue, logger);
+  const registry = createMetricsRegistry('worker');
+  const handlers = createJobHandlers({
+    db: database.prisma,
+    logger,
+    mailer,
+    paymentEvents,
+    ...(atProvider ? { providerRefunds: atProvider.refunds } : {}),
+  });
   const worker = createBullWorker({
     redisUrl: env.REDIS_URL,
     prefix,
-    handlers: createJobHandlers({
-      db: database.prisma,
-      logger,
-      mailer,
-      paymentEvents,
-      ...(atProvider ? { providerRefunds: atProvider.refunds } : {}),
-    }),
+    handlers: measuredHandlers(handlers, createJobMetrics(registry)),
     logger,
     concurrency: env.WORKER_CONCURRENCY,
     paymentConcurrency: env.PAYMENT_WORKER_CONCURRENCY,
     lockDurationMs: env.JOB_LOCK_MS,
   });
   await worker.waitUntilReady();
+  // Metrics are for watching the worker, not for running it: a port another process holds (a second
+  // worker on the same machine) leaves this one working, without /metrics, and says so.
+  const metricsServer =
+    env.WORKER_METRICS_PORT > 0
+      ? await startMetricsServer({
+          registry,
+          host: env.WORKER_METRICS_HOST,
+          port: env.WORKER_METRICS_PORT,
+          token: env.METRICS_TOKEN,
+          logger,
+        }).catch((error: unknown) => {
+          logger.error(
+            { err: error, host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT },
+            'the worker cannot serve /metrics there: it runs without them',
+          );
+          return undefined;
+        })
+      : undefined;
   const sweeper = startOutboxSweep(
     { db: database.prisma, queue, logger },
     { intervalMs: env.OUTBOX_SWEEP_INTERVAL_MS, olderThanMs: env.OUTBOX_SWEEP_INTERVAL_MS },
@@ -106,7 +130,10 @@ export async function startWorker({ env, logger }: WorkerOptions) {
   );
 
   return {
+    /** Where /metrics answers (undefined when it is off). */
+    metricsPort: metricsServer?.port,
     async close() {
+      await metricsServer?.close();
       await sweeper.stop();
       await expirySweeper.stop();
       await paymentSweeper.stop();

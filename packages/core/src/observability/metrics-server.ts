@@ -50,6 +50,7 @@ export async function startMetricsServer({
     );
   });
   server.listen(port, host);
+  // A port taken or an address this machine does not have rejects here, with the listen error.
   await once(server, 'listening');
   const bound = (server.address() as AddressInfo).port;
   logger.info({ host, port: bound }, 'metrics served at /metrics');
