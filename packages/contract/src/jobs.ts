@@ -11,8 +11,19 @@ export const PAYMENTS_QUEUE_NAME = 'store-payments';
 /** Every queue the worker serves. */
 export const QUEUE_NAMES = [QUEUE_NAME, PAYMENTS_QUEUE_NAME] as const;
 
+/**
+ * The trace of what enqueued a job (W3C trace context), when traces are on: the job's run joins it.
+ * It names a trace, nothing more; a job without it starts none of its own.
+ */
+export const JobTraceSchema = z.object({
+  traceparent: z.string().regex(/^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/),
+  tracestate: z.string().max(512).optional(),
+});
+export type JobTrace = z.infer<typeof JobTraceSchema>;
+
 export const HealthJobSchema = z.object({
   kind: z.literal('health'),
+  trace: JobTraceSchema.optional(),
   requestedAt: z.iso.datetime(),
   nonce: z.string().min(1).max(64),
 });
@@ -22,6 +33,7 @@ export type HealthJob = z.infer<typeof HealthJobSchema>;
 export const EmailSendJobSchema = z.object({
   kind: z.literal('email.send'),
   emailId: z.uuid(),
+  trace: JobTraceSchema.optional(),
 });
 export type EmailSendJob = z.infer<typeof EmailSendJobSchema>;
 
@@ -32,6 +44,7 @@ export type EmailSendJob = z.infer<typeof EmailSendJobSchema>;
 export const PaymentEventJobSchema = z.object({
   kind: z.literal('payment.event'),
   eventId: z.uuid(),
+  trace: JobTraceSchema.optional(),
 });
 export type PaymentEventJob = z.infer<typeof PaymentEventJobSchema>;
 
@@ -42,6 +55,7 @@ export type PaymentEventJob = z.infer<typeof PaymentEventJobSchema>;
 export const PaymentRefundJobSchema = z.object({
   kind: z.literal('payment.refund'),
   refundId: z.uuid(),
+  trace: JobTraceSchema.optional(),
 });
 export type PaymentRefundJob = z.infer<typeof PaymentRefundJobSchema>;
 

@@ -19,6 +19,7 @@ export * from './mail/outbox-sweep.ts';
 export * from './mail/templates.ts';
 export * from './observability/metrics.ts';
 export * from './observability/metrics-server.ts';
+export * from './observability/tracing.ts';
 export * from './orders/order-events.ts';
 export * from './orders/order-expiry.ts';
 export * from './orders/order-operations.ts';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Job, JobSchema, PAYMENTS_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, queueNameOf } from '@store/contract';
 import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { withCurrentTrace } from '../observability/tracing.ts';
 import type { Logger } from '../shared/logger.ts';
 import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
 import {
@@ -113,7 +114,7 @@ export function createBullQueue({
   return {
     kind: 'bullmq',
     async enqueue(job: Job, options: EnqueueOptions = {}) {
-      return within(add(JobSchema.parse(job), options), enqueueTimeoutMs, 'enqueue');
+      return within(add(withCurrentTrace(JobSchema.parse(job)), options), enqueueTimeoutMs, 'enqueue');
     },
     async depths(): Promise<QueueDepth[]> {
       const counts = await Promise.all(

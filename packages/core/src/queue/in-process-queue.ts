@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Job, JobSchema } from '@store/contract';
+import { withCurrentTrace } from '../observability/tracing.ts';
 import type { Logger } from '../shared/logger.ts';
 import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
 import {
@@ -66,7 +67,7 @@ export function createInProcessQueue(
     kind: 'in-process',
     async enqueue(job, options: EnqueueOptions = {}): Promise<EnqueueOutcome> {
       if (closed) throw new Error('queue is closed');
-      const parsed = JobSchema.parse(job);
+      const parsed = withCurrentTrace(JobSchema.parse(job));
       // An id is taken while its job waits, runs or retries, and freed once it is done for good, so
       // the outbox sweep can bring back an unsent email.
       if (options.jobId) {

@@ -2,6 +2,7 @@ import type { EmailSendJob, HealthJob, Job, JobKind, PaymentEventJob, PaymentRef
 import type { PrismaClient } from '@store/db';
 import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { inJobSpan } from '../observability/tracing.ts';
 import type { PaymentEventProcessor, ProcessResult } from '../payments/payment-events.ts';
 import type { ProviderRefunds, RefundSendOutcome } from '../payments/provider-refunds.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -63,8 +64,9 @@ export function createJobHandlers({ db, logger, mailer, paymentEvents, providerR
   };
 }
 
+/** Runs a job with its handler, in a span of the trace that enqueued it when traces are on. */
 export function runJob(handlers: JobHandlers, job: Job, context?: JobContext): Promise<unknown> {
   // The union is closed by JobSchema, so the handler for `job.kind` accepts `job`.
   const handler = handlers[job.kind] as (job: Job, context?: JobContext) => Promise<unknown>;
-  return handler(job, context);
+  return inJobSpan(job, () => handler(job, context));
 }
