@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { FastifyOtelInstrumentation } from '@fastify/otel';
 import {
   CategoryListingResponseSchema,
   ProductListResponseSchema,
@@ -54,6 +55,8 @@ export interface AppDeps {
   devMailbox?: DevMailbox;
   /** Sees every route as it is registered: the bad-input sweep finds what to try this way. */
   onRoute?: (route: RouteOptions) => void;
+  /** Traces are on (startTracing found an endpoint): every request is a span of its own trace. */
+  tracing?: boolean;
 }
 
 /**
@@ -227,6 +230,7 @@ export async function buildApp({
   rateLimitNamespace,
   devMailbox,
   onRoute,
+  tracing = false,
 }: AppDeps) {
   const app = Fastify({
     logger: logger ?? loggerOptions(env),
@@ -245,6 +249,13 @@ export async function buildApp({
     },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
+  // Before any route, so that every one is traced; the probes and the metrics' scrape are not.
+  if (tracing) {
+    const otel = new FastifyOtelInstrumentation({
+      ignorePaths: ({ url }) => url === '/health' || url === '/ready' || url === '/metrics',
+    });
+    await app.register(otel.plugin());
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ checkIndexBuilt: env.NODE_ENV !== 'production' }));
 

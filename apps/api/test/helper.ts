@@ -42,6 +42,8 @@ export interface TestAppOptions {
   /** Where the jobs of the app's own queue log (silent unless given). */
   jobLogger?: Logger;
   logger?: FastifyServerOptions['logger'];
+  /** Requests traced (the test has started tracing with an exporter of its own). */
+  tracing?: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
     rateLimitNamespace: options.rateLimitNamespace,
     logger: options.logger,
     devMailbox,
+    tracing: options.tracing ?? false,
   });
   return {
     app,
