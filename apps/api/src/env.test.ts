@@ -1,8 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { devCodeKey } from '@store/db';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { devCodeKey, LOCAL_SECRETS_FILE, loadLocalSecrets } from '@store/db';
+import { loadCliEnv } from '@store/db/cli-env';
 import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
-import { describe, expect, it } from 'vitest';
-import { loadEnv } from './env.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadEnv as loadEnvFrom } from './env.ts';
+
+const folders: string[] = [];
+/** A data folder of a store of its own. */
+const newDataDir = () => {
+  const folder = mkdtempSync(join(tmpdir(), 'store-env-'));
+  folders.push(folder);
+  return folder;
+};
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A start on a data folder of this file's, never the repository's. */
+const dataDir = newDataDir();
+const loadEnv = (source: NodeJS.ProcessEnv) => loadEnvFrom({ DATA_DIR: dataDir, ...source });
 
 /** What an operator following the README generates: `openssl rand -hex 32`. */
 const randomSecret = () => randomBytes(32).toString('hex');
@@ -17,7 +36,7 @@ const production = () => ({
 
 describe('loadEnv', () => {
   it('defaults to the embedded mode on port 3000', () => {
-    const env = loadEnv({});
+    const env = loadEnvFrom({ NODE_ENV: 'test' });
     expect(env.PORT).toBe(3000);
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.REDIS_URL).toBeUndefined();
@@ -46,6 +65,26 @@ describe('loadEnv', () => {
 
   it.each([
     ['the old compose file', 'JWT_SECRET', 'change-me-to-a-long-random-string-of-64-chars-0000000000000000'],
+    ["the example file's key", 'JWT_SECRET', 'change-me-to-the-output-of-openssl-rand-hex-32'],
+    ['the development key', 'CODE_ENCRYPTION_KEY', devCodeKey()],
+    ['the development key in capitals', 'CODE_ENCRYPTION_KEY', devCodeKey().toUpperCase()],
+    ['the development sandbox key', 'SANDBOX_API_KEY', DEV_SANDBOX_API_KEY],
+    ["the example file's sandbox key", 'SANDBOX_API_KEY', 'change-me-to-the-output-of-openssl-rand-hex-32'],
+    ['the development webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', DEV_WEBHOOK_SECRET],
+    [
+      "the example file's webhook secret",
+      'PAYMENTS_WEBHOOK_SECRETS',
+      'whsec_Y2hhbmdlLW1lLXdlYmhvb2stc2VjcmV0LTAwMDAwMDA=',
+    ],
+  ])('refuses %s as %s everywhere but in tests: it is published', (_what, name, value) => {
+    expect(() => loadEnv({ ...production(), [name]: value })).toThrow(new RegExp(`${name}: is a published default`));
+    expect(() => loadEnv({ ...production(), NODE_ENV: 'development', [name]: value })).toThrow(
+      new RegExp(`${name}: is published with the repository, for tests only`),
+    );
+    expect(() => loadEnv({ ...production(), NODE_ENV: 'test', [name]: value })).not.toThrow();
+  });
+
+  it.each([
     ['a placeholder', 'JWT_SECRET', 'replace-this-with-a-long-random-string-please-now'],
     ['a word with "secret"', 'JWT_SECRET', 'MySuperSecretKeyForTheStore2024!xyz'],
     ['a word with "password"', 'JWT_SECRET', 'Password1234567890abcdefghijklmnopq'],
@@ -56,17 +95,7 @@ describe('loadEnv', () => {
     ['all zeros', 'CODE_ENCRYPTION_KEY', '0'.repeat(64)],
     ['two digits repeated', 'CODE_ENCRYPTION_KEY', 'ab'.repeat(32)],
     ['sixteen digits repeated', 'CODE_ENCRYPTION_KEY', '0123456789abcdef'.repeat(4)],
-    ['the development key', 'CODE_ENCRYPTION_KEY', devCodeKey()],
-    ['the development key in capitals', 'CODE_ENCRYPTION_KEY', devCodeKey().toUpperCase()],
     ['few distinct digits', 'CODE_ENCRYPTION_KEY', '0123456789'.repeat(6).concat('0123')],
-    ['the development sandbox key', 'SANDBOX_API_KEY', DEV_SANDBOX_API_KEY],
-    ["the example file's sandbox key", 'SANDBOX_API_KEY', 'change-me-to-the-output-of-openssl-rand-hex-32'],
-    ['the development webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', DEV_WEBHOOK_SECRET],
-    [
-      "the example file's webhook secret",
-      'PAYMENTS_WEBHOOK_SECRETS',
-      'whsec_Y2hhbmdlLW1lLXdlYmhvb2stc2VjcmV0LTAwMDAwMDA=',
-    ],
     ['a short webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', `whsec_${randomBytes(12).toString('base64')}`],
     ['zero bytes as a webhook secret', 'PAYMENTS_WEBHOOK_SECRETS', `whsec_${Buffer.alloc(32).toString('base64')}`],
   ])('refuses %s as %s in production', (_what, name, value) => {
@@ -129,7 +158,7 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('loadEnv: payments', () => {
-  it('defaults to the sandbox with development secrets', () => {
+  it('defaults to the sandbox', () => {
     const env = loadEnv({});
     expect(env.PAYMENTS_PROVIDER).toBe('sandbox');
     expect(env.PAYMENTS_WEBHOOK_SECRETS).toHaveLength(1);
@@ -141,5 +170,85 @@ describe('loadEnv: payments', () => {
     expect(loadEnv({ PAYMENTS_WEBHOOK_SECRETS: secrets }).PAYMENTS_WEBHOOK_SECRETS).toHaveLength(2);
     expect(() => loadEnv({ PAYMENTS_WEBHOOK_SECRETS: 'plain-text-secret' })).toThrow(/PAYMENTS_WEBHOOK_SECRETS/);
     expect(() => loadEnv({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYMENTS_PROVIDER/);
+  });
+});
+
+describe('secrets of its own', () => {
+  const secretsOf = (env: ReturnType<typeof loadEnvFrom>) => ({
+    JWT_SECRET: env.JWT_SECRET,
+    CODE_ENCRYPTION_KEY: env.CODE_ENCRYPTION_KEY,
+    SANDBOX_API_KEY: env.SANDBOX_API_KEY,
+    PAYMENTS_WEBHOOK_SECRETS: env.PAYMENTS_WEBHOOK_SECRETS,
+  });
+  const published = [DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET, devCodeKey()];
+
+  it('are made on a data folder’s first start, kept there, and the same on every later start', () => {
+    const folder = newDataDir();
+    const first = secretsOf(loadEnvFrom({ DATA_DIR: folder }));
+    for (const value of Object.values(first).flat()) expect(published).not.toContain(value);
+    expect(first.JWT_SECRET).not.toBe(secretsOf(loadEnvFrom({ NODE_ENV: 'test' })).JWT_SECRET);
+    expect(first).toEqual({
+      ...loadLocalSecrets(folder),
+      PAYMENTS_WEBHOOK_SECRETS: [loadLocalSecrets(folder).PAYMENTS_WEBHOOK_SECRETS],
+    });
+    expect(secretsOf(loadEnvFrom({ DATA_DIR: folder, HOST: '0.0.0.0' }))).toEqual(first);
+  });
+
+  it('differ between two folders', () => {
+    const one = secretsOf(loadEnvFrom({ DATA_DIR: newDataDir() }));
+    const other = secretsOf(loadEnvFrom({ DATA_DIR: newDataDir() }));
+    for (const name of Object.keys(one) as Array<keyof typeof one>) expect(other[name]).not.toEqual(one[name]);
+  });
+
+  it('give way to a configured secret, and are not made at all when every one is configured', () => {
+    const folder = newDataDir();
+    const own = secretsOf(loadEnvFrom({ DATA_DIR: folder }));
+    const jwt = randomSecret();
+    expect(secretsOf(loadEnvFrom({ DATA_DIR: folder, JWT_SECRET: jwt }))).toEqual({ ...own, JWT_SECRET: jwt });
+
+    const untouched = newDataDir();
+    const { NODE_ENV: _, PUBLIC_URL: __, ...configured } = production();
+    loadEnvFrom({ ...configured, DATA_DIR: untouched });
+    expect(existsSync(join(untouched, LOCAL_SECRETS_FILE))).toBe(false);
+  });
+
+  it('are the published ones in tests, which make nothing', () => {
+    const folder = newDataDir();
+    expect(secretsOf(loadEnvFrom({ NODE_ENV: 'test', DATA_DIR: folder }))).toMatchObject({
+      CODE_ENCRYPTION_KEY: devCodeKey(),
+      SANDBOX_API_KEY: DEV_SANDBOX_API_KEY,
+      PAYMENTS_WEBHOOK_SECRETS: [DEV_WEBHOOK_SECRET],
+    });
+    expect(existsSync(join(folder, LOCAL_SECRETS_FILE))).toBe(false);
+  });
+
+  it('are the embedded store’s only: the full stack sets all four, a store with a standalone sandbox its two', () => {
+    const folder = newDataDir();
+    expect(() => loadEnvFrom({ DATA_DIR: folder, DATABASE_URL: 'postgresql://u@h:5432/d' })).toThrow(
+      /JWT_SECRET: must be set with DATABASE_URL[\s\S]*CODE_ENCRYPTION_KEY[\s\S]*SANDBOX_API_KEY[\s\S]*PAYMENTS_WEBHOOK_SECRETS/,
+    );
+    const standalone = () => loadEnvFrom({ DATA_DIR: folder, SANDBOX_URL: 'http://localhost:4010' });
+    expect(standalone).toThrow(/SANDBOX_API_KEY: must be set with SANDBOX_URL[\s\S]*PAYMENTS_WEBHOOK_SECRETS/);
+    expect(standalone).not.toThrow(/JWT_SECRET|CODE_ENCRYPTION_KEY/);
+    expect(existsSync(join(folder, LOCAL_SECRETS_FILE))).toBe(false);
+  });
+
+  it('give the command-line tools the store’s code key on the same folder, whichever starts first', () => {
+    const storeFirst = newDataDir();
+    const key = loadEnvFrom({ DATA_DIR: storeFirst }).CODE_ENCRYPTION_KEY;
+    expect(loadCliEnv({ DATA_DIR: storeFirst }, { needsCodeKey: true }).codeKey).toBe(key);
+
+    const toolFirst = newDataDir();
+    const toolKey = loadCliEnv({ DATA_DIR: toolFirst }, { needsCodeKey: true }).codeKey;
+    expect(loadEnvFrom({ DATA_DIR: toolFirst }).CODE_ENCRYPTION_KEY).toBe(toolKey);
+    expect(toolKey).not.toBe(key);
+  });
+
+  it('stop the start, naming the file, when the folder holds one that cannot be read', () => {
+    const folder = newDataDir();
+    writeFileSync(join(folder, LOCAL_SECRETS_FILE), '{}', { mode: 0o600 });
+    expect(() => loadEnvFrom({ DATA_DIR: folder })).toThrow(
+      /DATA_DIR: .*store-secrets\.json holds no valid JWT_SECRET/,
+    );
   });
 });

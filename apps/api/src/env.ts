@@ -1,7 +1,7 @@
 import { isIP, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS, parseEnv } from '@store/core';
-import { devCodeKey } from '@store/db';
+import { devCodeKey, type LocalSecrets, loadLocalSecrets } from '@store/db';
 import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
 import { z } from 'zod';
 
@@ -9,14 +9,23 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-0123456789abcdef';
 
-/** Secrets that were ever published (this repository's defaults and examples): never in production. */
+/** The secrets of tests (NODE_ENV=test), published with the repository: nothing else uses them. */
+const TEST_SECRETS: LocalSecrets = {
+  JWT_SECRET: DEV_JWT_SECRET,
+  CODE_ENCRYPTION_KEY: devCodeKey(),
+  SANDBOX_API_KEY: DEV_SANDBOX_API_KEY,
+  PAYMENTS_WEBHOOK_SECRETS: DEV_WEBHOOK_SECRET,
+};
+
+/** Secrets that were ever published (this repository's defaults and examples): only tests may use them. */
 const KNOWN_SECRETS = new Set([
-  DEV_JWT_SECRET,
+  ...Object.values(TEST_SECRETS),
   'change-me-to-a-long-random-string-of-64-chars-0000000000000000',
-  devCodeKey(),
-  DEV_SANDBOX_API_KEY,
-  DEV_WEBHOOK_SECRET,
+  'change-me-to-the-output-of-openssl-rand-hex-32',
+  'whsec_Y2hhbmdlLW1lLXdlYmhvb2stc2VjcmV0LTAwMDAwMDA=',
 ]);
+
+const isPublished = (value: string) => KNOWN_SECRETS.has(value) || KNOWN_SECRETS.has(value.toLowerCase());
 /** Words of a value someone meant to replace. */
 const PLACEHOLDER = /change-?me|secret|password|example|placeholder|replace/i;
 /**
@@ -47,9 +56,7 @@ function estimatedEntropyBits(value: string): number {
 
 /** Why a secret must not protect a production store, or undefined when nothing is wrong with it. */
 function weakSecretReason(value: string): string | undefined {
-  if (KNOWN_SECRETS.has(value) || KNOWN_SECRETS.has(value.toLowerCase())) {
-    return `is a published default; ${GENERATE_HINT}`;
-  }
+  if (isPublished(value)) return `is a published default; ${GENERATE_HINT}`;
   if (PLACEHOLDER.test(value)) return `is a placeholder; ${GENERATE_HINT}`;
   if (/^(.+?)\1+$/s.test(value)) return `repeats one pattern; ${GENERATE_HINT}`;
   const distinct = new Set(value).size;
@@ -66,6 +73,7 @@ function weakSecretReason(value: string): string | undefined {
  */
 function weakWebhookSecretReason(secret: string): string | undefined {
   const hint = 'generate one with `echo whsec_$(openssl rand -base64 32)`';
+  if (isPublished(secret)) return `is a published default; ${hint}`;
   const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64');
   if (bytes.length < 24) return `is too short (${bytes.length} bytes); ${hint}`;
   const text = bytes.toString('latin1');
@@ -74,6 +82,34 @@ function weakWebhookSecretReason(secret: string): string | undefined {
     if (reason) return reason.replace(GENERATE_HINT, hint);
   }
   if (new Set(bytes).size < bytes.length / 2) return `has too little entropy; ${hint}`;
+  return undefined;
+}
+
+const SECRET_NAMES = ['JWT_SECRET', 'CODE_ENCRYPTION_KEY', 'SANDBOX_API_KEY', 'PAYMENTS_WEBHOOK_SECRETS'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+const PUBLISHED = 'is published with the repository, for tests only; unset, the store makes its own';
+
+/** Why a production store must not start on this secret, or undefined. */
+function weakness(name: SecretName, secret: string): string | undefined {
+  return name === 'PAYMENTS_WEBHOOK_SECRETS' ? weakWebhookSecretReason(secret) : weakSecretReason(secret);
+}
+
+/**
+ * Why a secret may not be left unset, or undefined where the store makes its own: only an embedded
+ * store does, in its data folder. Production sets every one; so does the full stack (DATABASE_URL),
+ * whose API instances, worker and sandbox must all hold the same; and a standalone sandbox
+ * (SANDBOX_URL) has its own key and webhook secret, which the store must be given.
+ */
+function unsetSecretReason(
+  env: { NODE_ENV: string; DATABASE_URL?: string; SANDBOX_URL?: string },
+  name: SecretName,
+): string | undefined {
+  if (env.NODE_ENV === 'production') return 'must be set in production';
+  if (env.DATABASE_URL) return 'must be set with DATABASE_URL: only an embedded store keeps its own';
+  if (env.SANDBOX_URL && (name === 'SANDBOX_API_KEY' || name === 'PAYMENTS_WEBHOOK_SECRETS')) {
+    return "must be set with SANDBOX_URL, to the standalone sandbox's";
+  }
   return undefined;
 }
 
@@ -145,11 +181,16 @@ const EnvSchema = z
       .string()
       .regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only')
       .default('store'),
+    /**
+     * Signs the bearer tokens. Like CODE_ENCRYPTION_KEY, SANDBOX_API_KEY and PAYMENTS_WEBHOOK_SECRETS:
+     * a value set here wins; left unset, an embedded store uses its own, kept in its data folder
+     * (loadLocalSecrets), and tests the published ones. unsetSecretReason says where it must be set.
+     */
     JWT_SECRET: z
       .string()
       .min(32, 'must be at least 32 characters')
       .max(512, 'must be at most 512 characters')
-      .default(DEV_JWT_SECRET),
+      .optional(),
     /** Lifetime of a login session and of the bearer token tied to it. */
     SESSION_TTL_HOURS: z.coerce
       .number()
@@ -199,7 +240,6 @@ const EnvSchema = z
     /** Standard Webhooks secrets (whsec_...), comma-separated: a callback signed with any of them is accepted. */
     PAYMENTS_WEBHOOK_SECRETS: z
       .string()
-      .default(DEV_WEBHOOK_SECRET)
       .transform((value) =>
         value
           .split(',')
@@ -209,13 +249,14 @@ const EnvSchema = z
       .refine(
         (secrets) => secrets.length > 0 && secrets.every((secret) => /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(secret)),
         'must be whsec_ followed by base64, comma-separated',
-      ),
+      )
+      .optional(),
     /** A sandbox running as its own service, as this process reaches it; unset: mounted here at /sandbox. */
     SANDBOX_URL: z.url().optional(),
     /** That sandbox as browsers reach it (defaults to SANDBOX_URL). */
     SANDBOX_PUBLIC_URL: z.url().optional(),
     /** The store's secret key at the sandbox: its API's bearer and the hosted page's signing key. */
-    SANDBOX_API_KEY: z.string().min(16, 'must be at least 16 characters').default(DEV_SANDBOX_API_KEY),
+    SANDBOX_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     /**
      * Embedded (jobs in this process): how often stored payment events without a job are handed on
      * (once this old) and payments waiting at the provider looked for. The worker has its own.
@@ -230,22 +271,19 @@ const EnvSchema = z
     METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== 'production') return;
-    const secrets = {
-      JWT_SECRET: env.JWT_SECRET,
-      CODE_ENCRYPTION_KEY: env.CODE_ENCRYPTION_KEY,
-      SANDBOX_API_KEY: env.SANDBOX_API_KEY,
-    };
-    const defaults = new Set([DEV_JWT_SECRET, DEV_SANDBOX_API_KEY]);
-    for (const [name, value] of Object.entries(secrets)) {
-      const reason = value === undefined || defaults.has(value) ? 'must be set in production' : weakSecretReason(value);
-      if (reason) ctx.addIssue({ code: 'custom', path: [name], message: reason });
+    if (env.NODE_ENV === 'test') return;
+    const production = env.NODE_ENV === 'production';
+    for (const name of SECRET_NAMES) {
+      const value = env[name];
+      const reasons =
+        value === undefined
+          ? [unsetSecretReason(env, name)]
+          : (Array.isArray(value) ? value : [value]).map((secret) =>
+              production ? weakness(name, secret) : isPublished(secret) ? PUBLISHED : undefined,
+            );
+      for (const reason of reasons) if (reason) ctx.addIssue({ code: 'custom', path: [name], message: reason });
     }
-    for (const secret of env.PAYMENTS_WEBHOOK_SECRETS) {
-      const reason = secret === DEV_WEBHOOK_SECRET ? 'must be set in production' : weakWebhookSecretReason(secret);
-      if (reason) ctx.addIssue({ code: 'custom', path: ['PAYMENTS_WEBHOOK_SECRETS'], message: reason });
-    }
-    if (!env.PUBLIC_URL) {
+    if (production && !env.PUBLIC_URL) {
       ctx.addIssue({
         code: 'custom',
         path: ['PUBLIC_URL'],
@@ -253,7 +291,27 @@ const EnvSchema = z
       });
     }
   })
-  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT) }));
+  .transform((env, ctx) => {
+    let own: LocalSecrets | undefined;
+    // Read (or made) only when one is missing: a store with all four set never touches the file.
+    const ownSecret = (name: SecretName) => {
+      own ??= env.NODE_ENV === 'test' ? TEST_SECRETS : loadLocalSecrets(env.DATA_DIR);
+      return own[name];
+    };
+    try {
+      return {
+        ...env,
+        PUBLIC_URL: env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT),
+        JWT_SECRET: env.JWT_SECRET ?? ownSecret('JWT_SECRET'),
+        CODE_ENCRYPTION_KEY: env.CODE_ENCRYPTION_KEY ?? ownSecret('CODE_ENCRYPTION_KEY'),
+        SANDBOX_API_KEY: env.SANDBOX_API_KEY ?? ownSecret('SANDBOX_API_KEY'),
+        PAYMENTS_WEBHOOK_SECRETS: env.PAYMENTS_WEBHOOK_SECRETS ?? [ownSecret('PAYMENTS_WEBHOOK_SECRETS')],
+      };
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['DATA_DIR'], message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -33,9 +33,15 @@ async function main() {
     env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
   );
   logger.info({ database: database.kind }, 'database ready, migrations applied');
+  // Outside tests only a data folder from before stores made their own keeps this key (loadLocalSecrets).
+  if (env.CODE_ENCRYPTION_KEY === devCodeKey()) {
+    logger.warn(
+      `the gift-card codes in ${env.DATA_DIR} are encrypted with the development key, published with the repository: anyone with a copy of the folder can read them`,
+    );
+  }
 
   if (env.SEED_DEMO ?? embedded) {
-    const cipher = createCodeCipher(env.CODE_ENCRYPTION_KEY ?? devCodeKey());
+    const cipher = createCodeCipher(env.CODE_ENCRYPTION_KEY);
     const seeded = await seedDemo(database.prisma, { cipher });
     if (seeded) logger.info('demo catalogue seeded');
   }

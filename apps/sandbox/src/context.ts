@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { cardBrand, isExpired, scenarioFor } from './cards.ts';
@@ -35,6 +36,16 @@ export type ChargeStep = { kind: 'decided' } | { kind: 'challenge'; flow: 'class
 
 /** A 422's body: field paths to codes ("required", "invalid", "luhn", "foreign_origin"...). */
 export type FieldErrors = Record<string, string[]>;
+
+/** Headers a proxy adds. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/** 127.0.0.0/8 and ::1, also as an IPv4-mapped IPv6 address (a dual-stack socket's form). */
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const ipv4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return isIPv4(ipv4) ? ipv4.startsWith('127.') : address === '::1';
+}
 
 export class SandboxContext {
   readonly publicUrl: string;
@@ -84,6 +95,17 @@ export class SandboxContext {
   async close(): Promise<void> {
     this.book.close();
     await this.dispatcher.close();
+  }
+
+  /**
+   * Whether a merchant's call may come from where this one did: the socket's address as the
+   * connection came, never a header a client writes. A local proxy would make every client look
+   * local, so a request it forwarded is from the network too.
+   */
+  merchantMayCallFrom(request: FastifyRequest): boolean {
+    if (this.options.merchantFromNetwork) return true;
+    const forwarded = FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+    return !forwarded && isLoopback(request.socket.remoteAddress);
   }
 
   /** The merchant's secret key as a bearer token, compared in constant time. */

@@ -23,6 +23,12 @@ export interface SandboxOptions {
   publicUrl: string;
   /** The merchant's secret key: bearer of the server API and the admin calls, key of the hosted page's signature. */
   apiKey: string;
+  /**
+   * Whether the server API and the admin calls answer other machines too: the full stack's store
+   * calls its sandbox across the network. Otherwise (the default) only the loopback address, where
+   * the store that mounts the sandbox calls it, so its key alone guards nothing from the network.
+   */
+  merchantFromNetwork?: boolean;
   /** Standard Webhooks secrets (`whsec_` + base64); each signs every callback (several during a rotation). */
   webhookSecrets: string[];
   /** The store's origins: the only places a browser is sent back to, and who may frame the widget. */

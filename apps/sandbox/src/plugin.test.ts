@@ -86,3 +86,42 @@ describe('the plugin', () => {
     expect(response.statusCode).toBe(413);
   });
 });
+
+describe('the merchant’s calls', () => {
+  const merchantCall = (app: TestSandbox['app'], remoteAddress: string, headers: Record<string, string> = {}) =>
+    app.inject({
+      method: 'GET',
+      url: '/sandbox/admin/chaos',
+      headers: { authorization: `Bearer ${API_KEY}`, ...headers },
+      remoteAddress,
+    });
+
+  it('are answered on the loopback address only, the socket’s and not a header’s', async () => {
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      expect((await merchantCall(sandbox.app, address)).statusCode).toBe(200);
+    }
+    for (const address of ['203.0.113.7', '10.0.0.5', 'fe80::1', '::ffff:192.168.1.2']) {
+      const refused = await merchantCall(sandbox.app, address, { 'x-forwarded-for': '127.0.0.1' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ message: 'The merchant API answers calls from this machine only.' });
+    }
+    // A proxy on this machine makes every client look local: what it forwards is from the network.
+    for (const header of ['forwarded', 'x-forwarded-for', 'x-real-ip']) {
+      expect((await merchantCall(sandbox.app, '127.0.0.1', { [header]: '203.0.113.7' })).statusCode).toBe(403);
+    }
+  });
+
+  it('still need the key from this machine', async () => {
+    expect((await merchantCall(sandbox.app, '127.0.0.1', { authorization: 'Bearer wrong' })).statusCode).toBe(401);
+  });
+
+  it('come from the network when the sandbox is told so (the full stack)', async () => {
+    const networked = await buildSandbox({ merchantFromNetwork: true });
+    try {
+      expect((await merchantCall(networked.app, '172.18.0.5')).statusCode).toBe(200);
+      expect((await merchantCall(networked.app, '172.18.0.5', { authorization: 'Bearer wrong' })).statusCode).toBe(401);
+    } finally {
+      await networked.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@ async function main() {
   await app.register(sandboxPlugin, {
     publicUrl: env.SANDBOX_PUBLIC_URL,
     apiKey: env.SANDBOX_API_KEY,
+    merchantFromNetwork: env.SANDBOX_MERCHANT_FROM_NETWORK,
     webhookSecrets: env.PAYMENTS_WEBHOOK_SECRETS,
     storeOrigins: env.SANDBOX_STORE_ORIGINS,
     widgetCallbackUrl: env.SANDBOX_WIDGET_CALLBACK_URL,

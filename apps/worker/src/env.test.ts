@@ -54,6 +54,15 @@ describe('worker loadEnv', () => {
     expect(() => loadEnv({ ...base, QUEUE_PREFIX: 'a:b' })).toThrow(/QUEUE_PREFIX/);
   });
 
+  it('has no secret of its own: the sandbox key comes from the environment, as the API and the sandbox have it', () => {
+    const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    for (const NODE_ENV of ['development', 'production']) {
+      const env = loadEnv({ ...base, NODE_ENV, PUBLIC_URL: 'https://store.example.com' });
+      expect(env.SANDBOX_API_KEY).toBeUndefined();
+      expect(Object.keys(env).filter((name) => /SECRET|KEY/.test(name))).toEqual([]);
+    }
+  });
+
   it('asks the payment provider only with its address and key, and sweeps payments every 30 s by default', () => {
     const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
     expect(loadEnv(base)).toMatchObject({ PAYMENTS_SWEEP_INTERVAL_MS: 30_000, PAYMENTS_PENDING_CHECK_MS: 120_000 });

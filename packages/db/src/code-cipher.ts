@@ -52,8 +52,9 @@ export function createCodeCipher(keyHex: string): CodeCipher {
 }
 
 /**
- * The key of development and tests, where no key is configured. It is derived, not random, so demo
- * codes stay readable across restarts; production refuses to start without a real key.
+ * The key of tests, published with the repository. Before stores made their own (local-secrets.ts),
+ * it was also the key of every store started without CODE_ENCRYPTION_KEY: a data folder from then
+ * keeps it, as its codes were encrypted with it. Production refuses it.
  */
 export function devCodeKey(): string {
   return createHash('sha256').update('store development code key').digest('hex');

@@ -34,8 +34,26 @@ afterAll(async () => {
 
 describe('the embedded sandbox', () => {
   it('is the default: mounted at /sandbox when no standalone sandbox is configured', () => {
-    expect(usesEmbeddedSandbox(loadEnv({}))).toBe(true);
-    expect(usesEmbeddedSandbox(loadEnv({ SANDBOX_URL: 'http://sandbox:4010' }))).toBe(false);
+    expect(usesEmbeddedSandbox(loadEnv({ NODE_ENV: 'test' }))).toBe(true);
+    expect(usesEmbeddedSandbox(loadEnv({ NODE_ENV: 'test', SANDBOX_URL: 'http://sandbox:4010' }))).toBe(false);
+  });
+
+  it('answers the merchant’s calls from this machine only: the store calls it over the loopback', async () => {
+    const merchantCall = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: `${SANDBOX_PREFIX}/api/v1/payments?order_id=order-1`,
+        headers: { authorization: `Bearer ${ctx.app.env.SANDBOX_API_KEY}`, ...headers },
+        remoteAddress,
+      });
+    expect((await merchantCall('127.0.0.1')).statusCode).toBe(200);
+    expect((await merchantCall('::1')).statusCode).toBe(200);
+    for (const remoteAddress of ['203.0.113.7', '192.168.1.20', '::ffff:10.0.0.5']) {
+      const refused = await merchantCall(remoteAddress);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ message: 'The merchant API answers calls from this machine only.' });
+    }
+    expect((await merchantCall('127.0.0.1', { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(403);
   });
 
   it('serves the widget script under its prefix', async () => {

@@ -32,7 +32,7 @@ import {
   type ReviewService,
   type StockNotificationService,
 } from '@store/core';
-import { createCodeCipher, type Database, devCodeKey } from '@store/db';
+import { createCodeCipher, type Database } from '@store/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -158,7 +158,7 @@ export default fp(async function services(
     ledger: createLedgerService({ db: database.prisma }),
     delivery: createDeliveryService({
       db: database.prisma,
-      cipher: createCodeCipher(env.CODE_ENCRYPTION_KEY ?? devCodeKey()),
+      cipher: createCodeCipher(env.CODE_ENCRYPTION_KEY),
     }),
     paymentProvider,
     paymentEvents,

@@ -33,6 +33,9 @@ export function apiRoutes(app: FastifyInstance, ctx: SandboxContext) {
   const schema = createPaymentSchema(ctx.storeOrigins);
 
   const requireMerchant = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!ctx.merchantMayCallFrom(request)) {
+      return ctx.sendJson(reply, 403, { message: 'The merchant API answers calls from this machine only.' });
+    }
     if (!ctx.isMerchant(request)) return ctx.sendJson(reply, 401, { message: 'The API key is missing or wrong.' });
   };
 

@@ -11,18 +11,20 @@ if (catalogueSize !== undefined && (!Number.isSafeInteger(catalogueSize) || cata
   process.exit(2);
 }
 
-const env = loadCliEnvOrExit({ needsCodeKey: catalogueSize === undefined });
+// Only the demo's codes are encrypted: a generated catalogue needs no key.
+const demo = catalogueSize === undefined ? loadCliEnvOrExit({ needsCodeKey: true }) : undefined;
+const env = demo ?? loadCliEnvOrExit();
 const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
 try {
-  if (catalogueSize !== undefined) {
-    const total = await generateCatalogue(database.prisma, { products: catalogueSize });
-    console.log(`catalogue now holds ${total} products`);
-  } else {
-    if (env.usesDevCodeKey) {
+  if (demo) {
+    if (demo.usesDevCodeKey) {
       console.warn('CODE_ENCRYPTION_KEY is not set: demo codes are encrypted with the development key.');
     }
-    const seeded = await seedDemo(database.prisma, { cipher: createCodeCipher(env.codeKey) });
+    const seeded = await seedDemo(database.prisma, { cipher: createCodeCipher(demo.codeKey) });
     console.log(seeded ? 'demo store seeded' : 'the store already has a catalogue; nothing seeded');
+  } else {
+    const total = await generateCatalogue(database.prisma, { products: catalogueSize });
+    console.log(`catalogue now holds ${total} products`);
   }
 } finally {
   await database.close();
