@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devCodeKey, LOCAL_SECRETS_FILE, loadLocalSecrets } from '@store/db';
 import { loadCliEnv } from '@store/db/cli-env';
 import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
+import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv as loadEnvFrom } from './env.ts';
 
@@ -25,14 +26,14 @@ const loadEnv = (source: NodeJS.ProcessEnv) => loadEnvFrom({ DATA_DIR: dataDir, 
 
 /** What an operator following the README generates: `openssl rand -hex 32`. */
 const randomSecret = () => randomBytes(32).toString('hex');
-const production = () => ({
-  NODE_ENV: 'production',
+const productionSecrets = () => ({
   JWT_SECRET: randomSecret(),
   CODE_ENCRYPTION_KEY: randomSecret(),
   PUBLIC_URL: 'https://store.example.com',
   SANDBOX_API_KEY: randomSecret(),
   PAYMENTS_WEBHOOK_SECRETS: `whsec_${randomBytes(32).toString('base64')}`,
 });
+const production = () => ({ NODE_ENV: 'production', ...productionSecrets() });
 
 describe('loadEnv', () => {
   it('defaults to the embedded mode on port 3000', () => {
@@ -154,6 +155,82 @@ describe('TRUST_PROXY', () => {
 
   it('says why `true` is refused', () => {
     expect(() => loadEnv({ TRUST_PROXY: 'true' })).toThrow(/trust any X-Forwarded-For a client sends/);
+  });
+
+  it.each([
+    '10.0.0.0/8',
+    '10.1.2.3/8',
+    '172.16.0.0/12',
+    '172.31.255.1',
+    '192.168.1.0/24',
+    '127.0.0.1',
+    '169.254.0.0/16',
+    'fc00::/7',
+    'fd12:3456::/48',
+    '::1',
+    'fe80::/10',
+    'fe80::1%eth0',
+    'fe80::%eth0/64',
+    'loopback,linklocal,uniquelocal',
+  ])('believes proxies on private, loopback and link-local addresses: %s', (value) => {
+    expect(loadEnv({ TRUST_PROXY: value, NODE_ENV: 'production', ...productionSecrets() }).TRUST_PROXY).toEqual(
+      value.split(','),
+    );
+  });
+
+  it.each([
+    '0.0.0.0/0',
+    '::/0',
+    '0.0.0.0/1,128.0.0.0/1',
+    '10.0.0.0/7',
+    '172.16.0.0/11',
+    '10.0.0.0/8,203.0.113.5',
+    '8.8.8.0/24',
+    '100.64.0.0/10',
+    '0.0.0.0',
+    '::',
+    '2001:db8::/32',
+    '::ffff:0:0/96',
+    '::ffff:10.0.0.0/104',
+    '64:ff9b::/96',
+    'fe80::/9',
+  ])('refuses %s at start: it covers public addresses', (value) => {
+    expect(() => loadEnv({ TRUST_PROXY: value, NODE_ENV: 'production', ...productionSecrets() })).toThrow(
+      /TRUST_PROXY: .*covers public addresses, and a client there could write any address into X-Forwarded-For/,
+    );
+  });
+
+  it('lets no value it takes stop the start, nor believe a client on a public address', async () => {
+    const networks = ['10.', '172.20.', '192.168.', '127.', '169.254.', 'fd00::', 'fe80::', '203.0.113.', '2001:db8::'];
+    const randomRange = () => {
+      const network = networks[randomInt(networks.length)] ?? '';
+      const ipv6 = network.includes(':');
+      const address = ipv6
+        ? `${network}${randomInt(0x10000).toString(16)}`
+        : `${network}${Array.from({ length: 4 - network.split('.').length + 1 }, () => randomInt(256)).join('.')}`;
+      return randomInt(3) === 0 ? address : `${address}/${randomInt(ipv6 ? 129 : 33)}`;
+    };
+    const values = Array.from({ length: 300 }, () => Array.from({ length: 1 + randomInt(3) }, randomRange).join(','));
+    let taken = 0;
+    for (const value of values) {
+      let trustProxy: ReturnType<typeof loadEnv>['TRUST_PROXY'];
+      try {
+        trustProxy = loadEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+      } catch (error) {
+        expect(String(error)).toMatch(/TRUST_PROXY: /);
+        continue;
+      }
+      taken += 1;
+      const app = Fastify({ trustProxy: trustProxy as string[] });
+      app.get('/', async (request) => ({ ip: request.ip }));
+      await app.ready();
+      for (const remoteAddress of ['203.0.113.9', '2001:db8::9', '8.8.8.8']) {
+        const response = await app.inject({ url: '/', remoteAddress, headers: { 'x-forwarded-for': '198.51.100.1' } });
+        expect(response.json(), value).toEqual({ ip: remoteAddress });
+      }
+      await app.close();
+    }
+    expect(taken).toBeGreaterThan(20);
   });
 });
 

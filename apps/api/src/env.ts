@@ -1,4 +1,4 @@
-import { isIP, isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS, parseEnv } from '@store/core';
 import { devCodeKey, type LocalSecrets, loadLocalSecrets } from '@store/db';
@@ -118,19 +118,56 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 
 /** proxy-addr's names for ranges of addresses, as Fastify's trustProxy accepts them. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_RANGE_NAMES.has(entry) || isIP(entry)) return true;
+/**
+ * Where a proxy to believe may be: private (RFC 1918, IPv6 unique local), loopback and link-local
+ * addresses, all of them what PROXY_RANGE_NAMES stand for. Anywhere else a client of the store could
+ * be the "proxy", and write whatever address it likes into X-Forwarded-For.
+ */
+const PROXY_NETWORKS = (
+  [
+    ['10.0.0.0', 8, 'ipv4'],
+    ['172.16.0.0', 12, 'ipv4'],
+    ['192.168.0.0', 16, 'ipv4'],
+    ['127.0.0.0', 8, 'ipv4'],
+    ['169.254.0.0', 16, 'ipv4'],
+    ['fc00::', 7, 'ipv6'],
+    ['::1', 128, 'ipv6'],
+    ['fe80::', 10, 'ipv6'],
+  ] as const
+).map(([network, prefix, family]) => {
+  const list = new BlockList();
+  list.addSubnet(network, prefix, family);
+  return { list, prefix, family };
+});
+
+/** An address or CIDR range, or undefined for what is neither. */
+function parseProxyEntry(entry: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
   const [address = '', prefix, ...rest] = entry.split('/');
-  if (rest.length > 0 || prefix === undefined || !/^\d{1,3}$/.test(prefix)) return false;
   const version = isIP(address);
-  return version !== 0 && Number(prefix) <= (version === 4 ? 32 : 128);
+  if (version === 0 || rest.length > 0) return undefined;
+  const bits = version === 4 ? 32 : 128;
+  if (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits)) return undefined;
+  return { address, prefix: prefix === undefined ? bits : Number(prefix), family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/**
+ * Whether a range lies inside one of PROXY_NETWORKS: no shorter a prefix than the network's, and its
+ * first address in it. An IPv4-mapped IPv6 range (::ffff:10.0.0.0/104) is IPv6 here, and outside.
+ * Every range inside has a prefix of 7 or more, so none is the /0 that stops Fastify's start.
+ */
+function isPrivateRange({ address, prefix, family }: NonNullable<ReturnType<typeof parseProxyEntry>>): boolean {
+  const [plain = ''] = address.split('%');
+  return PROXY_NETWORKS.some(
+    (network) => network.family === family && prefix >= network.prefix && network.list.check(plain, family),
+  );
 }
 
 /**
  * Which proxies may name the client in X-Forwarded-For: none (`false`, the default: the socket's
  * address is the client), a hop count (`1`: one proxy in front, so the right-most forwarded address
- * is the client's), or a comma list of the proxies' addresses and CIDR ranges. `true` would take the
- * left-most address, which the client writes itself, and is refused.
+ * is the client's), or a comma list of the proxies' addresses and CIDR ranges, inside PROXY_NETWORKS.
+ * `true` would take the left-most address, which the client writes itself, and is refused. Every
+ * value is settled here: what passes, Fastify takes.
  */
 const TrustProxySchema = z
   .string()
@@ -142,10 +179,24 @@ const TrustProxySchema = z
       if (hops <= 32) return hops === 0 ? false : hops;
     } else if (value !== 'true') {
       const entries = value.split(',').map((entry) => entry.trim());
-      const invalid = entries.filter((entry) => !isProxyAddress(entry));
-      if (invalid.length === 0) return entries;
-      ctx.addIssue({ code: 'custom', message: `not a proxy address or CIDR range: ${invalid.join(', ')}` });
-      return z.NEVER;
+      const ranges = entries
+        .filter((entry) => !PROXY_RANGE_NAMES.has(entry))
+        .map((entry) => [entry, parseProxyEntry(entry)] as const);
+      const invalid = ranges.filter(([, range]) => !range).map(([entry]) => entry);
+      const outside = ranges.filter(([, range]) => range && !isPrivateRange(range)).map(([entry]) => entry);
+      if (invalid.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `not a proxy address or CIDR range: ${invalid.join(', ')}` });
+      }
+      if (outside.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `${outside.join(', ')}: covers public addresses, and a client there could write any address ` +
+            'into X-Forwarded-For; only proxies on private (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, ' +
+            'fc00::/7), loopback or link-local addresses are believed, or give their number (e.g. 1)',
+        });
+      }
+      return invalid.length > 0 || outside.length > 0 ? z.NEVER : entries;
     }
     ctx.addIssue({
       code: 'custom',
