@@ -320,6 +320,12 @@ const EnvSchema = z
      * loopback address reads it without. Unset: only the loopback address.
      */
     METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+    /**
+     * An OpenTelemetry collector's OTLP/HTTP address (the standard variable): traces go there.
+     * Unset: no traces are recorded.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(64).default('store-api'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'test') return;

@@ -14,6 +14,7 @@ import {
   startOrderExpirySweep,
   startOutboxSweep,
   startPaymentSweep,
+  startTracing,
 } from '@store/core';
 import { createCodeCipher, createDatabase, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';
@@ -28,6 +29,9 @@ async function main() {
   const env = loadEnv();
   const logger = pino(loggerOptions(env) as pino.LoggerOptions);
   const embedded = !env.DATABASE_URL;
+  // First: the tracer provider must be there before the instrumented libraries are used.
+  const tracing = startTracing({ serviceName: env.OTEL_SERVICE_NAME, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  if (tracing.enabled) logger.info({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'traces are sent to the collector');
 
   const database = await createDatabase(
     env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
@@ -99,7 +103,15 @@ async function main() {
     logger.warn('SMTP_URL is not set: emails cannot be delivered and are marked FAILED');
   }
 
-  const app = await buildApp({ env, database, queue, redis, devMailbox, logger: loggerOptions(env) });
+  const app = await buildApp({
+    env,
+    database,
+    queue,
+    redis,
+    devMailbox,
+    logger: loggerOptions(env),
+    tracing: tracing.enabled,
+  });
   // With BullMQ the worker expires unpaid orders; when jobs run in this process, so does this.
   const expirySweeper =
     queue.kind === 'in-process' ? startOrderExpirySweep({ orders: app.services.orders, logger }) : undefined;
@@ -118,6 +130,7 @@ async function main() {
     await mailer.close();
     redis?.disconnect();
     await database.close();
+    await tracing.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

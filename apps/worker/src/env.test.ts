@@ -30,6 +30,16 @@ describe('worker loadEnv', () => {
     expect(() => loadEnv({ ...base, WORKER_NICE: '-5' })).toThrow(/WORKER_NICE/);
   });
 
+  it('sends traces only to a configured OTLP address, under its own service name', () => {
+    const base = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
+    expect(loadEnv(base).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(loadEnv(base).OTEL_SERVICE_NAME).toBe('store-worker');
+    expect(loadEnv({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe(
+      'http://collector:4318',
+    );
+    expect(() => loadEnv({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
+
   it('requires PUBLIC_URL in production', () => {
     const services = { DATABASE_URL: 'postgresql://u@h:5432/d', REDIS_URL: 'redis://h:6379' };
     expect(() => loadEnv({ ...services, NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: must be set in production/);

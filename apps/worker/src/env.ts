@@ -75,6 +75,12 @@ const EnvSchema = z
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9_464),
     /** Lets Prometheus read /metrics from another machine (`Authorization: Bearer <token>`). */
     METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+    /**
+     * An OpenTelemetry collector's OTLP/HTTP address (the standard variable): traces go there.
+     * Unset: no traces are recorded.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(64).default('store-worker'),
   })
   .superRefine((env, ctx) => {
     if (env.SANDBOX_URL && !env.SANDBOX_API_KEY) {

@@ -1,4 +1,5 @@
 import { getPriority, setPriority } from 'node:os';
+import { startTracing } from '@store/core';
 import pino, { type Logger } from 'pino';
 import { loadEnv } from './env.ts';
 import { startWorker } from './worker.ts';
@@ -21,6 +22,7 @@ function lowerPriority(nice: number, logger: Logger): number {
 async function main() {
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, name: 'worker' });
+  const tracing = startTracing({ serviceName: env.OTEL_SERVICE_NAME, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const nice = lowerPriority(env.WORKER_NICE, logger);
   const worker = await startWorker({ env, logger });
   logger.info(
@@ -36,6 +38,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await worker.close();
+    await tracing.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
