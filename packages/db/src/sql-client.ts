@@ -45,6 +45,92 @@ export class DatabaseBusyError extends Error {
   }
 }
 
+/** The socket's errors when the server is down, cut off or drops the connection. */
+const UNREACHABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that is going away or not taking connections: admin_shutdown,
+ * crash_shutdown, cannot_connect_now (starting up, shutting down, recovering), too_many_connections.
+ * Class 08, connection exceptions, counts as a whole.
+ */
+const UNREACHABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** Prisma's: the server cannot be reached (P1001), timed out (P1002), closed the connection (P1017). */
+const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017']);
+
+/** What Prisma's pg adapter makes of the socket errors above. */
+const UNREACHABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
+
+/**
+ * Errors that carry no code, only words: node-postgres's lost or timed-out connection (which Prisma's
+ * adapter passes on as it is), its pool's wait for a connection that a silent server never gives (as
+ * it reaches Prisma), and ioredis's commands refused or unanswered while it has no connection.
+ */
+const UNREACHABLE_MESSAGES = [
+  /^Connection terminated\b/,
+  /^Client has encountered a connection error and is not queryable$/,
+  /^Client was closed and is not queryable$/,
+  /^timeout exceeded when trying to connect$/,
+  /^Connection is closed\.$/,
+  /^Stream isn't writeable and enableOfflineQueue options is false$/,
+  /^Command timed out$/,
+];
+
+/** How many errors deep the causes are followed: Prisma's error, its adapter's, the driver's. */
+const CAUSE_DEPTH = 4;
+
+/**
+ * PostgreSQL or Redis cannot be reached now: down, restarting, cut off, or it dropped the
+ * connection, as node-postgres, Prisma (directly or through its pg adapter) and ioredis tell it. The
+ * pools open new connections once the server is back, so the request may be sent again later (the
+ * API answers 503 with Retry-After); what the error says of hosts and addresses stays in the log.
+ */
+export function isServerUnreachable(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < CAUSE_DEPTH && typeof current === 'object' && current !== null; depth++) {
+    const { code, errorCode, originalCode, kind, name, message, meta, cause } = current as {
+      code?: unknown;
+      errorCode?: unknown;
+      originalCode?: unknown;
+      kind?: unknown;
+      name?: unknown;
+      message?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      cause?: unknown;
+    };
+    if (
+      [code, errorCode, originalCode].some((value) => typeof value === 'string' && isUnreachableCode(value)) ||
+      (typeof kind === 'string' && UNREACHABLE_ADAPTER_KINDS.has(kind)) ||
+      name === 'MaxRetriesPerRequestError' ||
+      (typeof message === 'string' && UNREACHABLE_MESSAGES.some((words) => words.test(message)))
+    ) {
+      return true;
+    }
+    // Prisma keeps its adapter's error under meta; the adapter keeps what the driver said as its cause.
+    current = meta?.driverAdapterError ?? cause;
+  }
+  return false;
+}
+
+function isUnreachableCode(code: string): boolean {
+  return (
+    UNREACHABLE_SOCKET_CODES.has(code) ||
+    UNREACHABLE_SQLSTATES.has(code) ||
+    /^08[0-9A-Z]{3}$/.test(code) ||
+    UNREACHABLE_PRISMA_CODES.has(code)
+  );
+}
+
 /** PostgreSQL's type id of bigint (int8). */
 const INT8_OID = 20;
 
