@@ -6,7 +6,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '@store/core';
-import { isDatabaseBusy } from '@store/db';
+import { isDatabaseBusy, isServerUnreachable } from '@store/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -42,6 +42,14 @@ function keyForIssue(keyword: string, message: string, params: Record<string, un
  * client may send the same request again.
  */
 const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * PostgreSQL or Redis cannot be reached now (isServerUnreachable): a restart or a failover takes a
+ * few seconds, and the app picks up new connections by itself once it is back. A 503 tells the
+ * client, and the payment provider's callbacks, to send it again later, where a 500 would say the
+ * request itself broke something.
+ */
+const UNREACHABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The part of the request a schema checked, by Fastify's name for it. */
 function validated(request: FastifyRequest, context: string | undefined): unknown {
@@ -135,6 +143,13 @@ export default fp(async function errorHandler(app: FastifyInstance) {
         .code(503)
         .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
         .send({ message: 'The store is very busy right now. Please try again in a moment.' });
+    }
+    if (isServerUnreachable(error)) {
+      request.log.warn({ err: error }, 'database or Redis unreachable');
+      return reply
+        .code(503)
+        .header('retry-after', String(UNREACHABLE_RETRY_AFTER_SECONDS))
+        .send({ message: 'The store is unavailable for a moment. Please try again shortly.' });
     }
     if (error.statusCode === 429) {
       return reply.code(429).send({ message: error.message });
