@@ -7,6 +7,41 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 export const CALLBACK_BODY_LIMIT = 16 * 1024;
 
 /**
+ * The budget of callbacks that fail verification, for this instance whatever their address: a token
+ * bucket of CALLBACK_FAILURE_BURST, refilled at CALLBACK_FAILURES_PER_SECOND. The provider's own
+ * callbacks never fail, so in normal running no token is taken. A secret rotated on one side only,
+ * or a clock minutes off, fails every real callback until it is put right: up to 20 a second
+ * (bursts of 100) are answered as ever, 401 with the reason in the log for the operator. Past that,
+ * and whatever a flood sends, a failure is answered 429 with Retry-After (the provider retries
+ * either) and nothing more, its log line folded into a count: 20 lines a second is a log an operator
+ * can read, where bench/callback-flood's forger sends 6,000 callbacks a second.
+ */
+export const CALLBACK_FAILURE_BURST = 100;
+export const CALLBACK_FAILURES_PER_SECOND = 20;
+/** When the budget is whole again after a flood. */
+export const CALLBACK_RETRY_AFTER_SECONDS = Math.ceil(CALLBACK_FAILURE_BURST / CALLBACK_FAILURES_PER_SECOND);
+/** How often, at most, the log says how many callbacks past the budget were refused. */
+const REFUSALS_LOG_MS = 10_000;
+/** One object for every refusal past the budget: the response serializer writes its JSON once (app.ts). */
+const OVER_BUDGET = { message: 'Too many callbacks here failed verification. Please try again later.' };
+
+/** A token bucket, refilled as it is read: `take` is false while it is empty. */
+export function createTokenBucket(size: number, perSecond: number, now = () => performance.now()) {
+  let tokens = size;
+  let readAt = now();
+  return {
+    take(): boolean {
+      const at = now();
+      tokens = Math.min(size, tokens + ((at - readAt) / 1_000) * perSecond);
+      readAt = at;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
+/**
  * POST /payments/callback, where the payment provider reports (SPEC.md section 7's callback URL). The
  * signature covers the body's bytes as sent, so this route alone reads its body raw, whatever its
  * content type. A verified event is stored under its provider event id and handed to the queue; the
@@ -14,10 +49,19 @@ export const CALLBACK_BODY_LIMIT = 16 * 1024;
  * an unsigned, forged, altered or stale one is refused (401; 400 when it is signed but no event) and
  * changes nothing; one whose amount,
  * currency or order is not the store's is stored, marked, acknowledged, and changes nothing.
+ *
+ * Every callback is verified before anything else, the database last of all: the check is a
+ * native HMAC, cheap enough that a real callback never waits behind forged ones for it. The
+ * failures draw on the instance's budget (above); past it they are refused with 429, however many
+ * addresses they come from, each under its own rate limit. A verified callback takes nothing from
+ * the budget and is never refused for it.
  */
 export default async function callbackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { paymentProvider, paymentEvents } = app.services;
+  const failures = createTokenBucket(CALLBACK_FAILURE_BURST, CALLBACK_FAILURES_PER_SECOND);
+  let refusedSinceLog = 0;
+  let loggedAt = Number.NEGATIVE_INFINITY;
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CALLBACK_BODY_LIMIT }, (_request, body, done) =>
@@ -31,7 +75,7 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['payments'],
         summary: 'The payment provider’s signed callback (Standard Webhooks)',
-        response: { 200: CallbackAckSchema, 400: MessageErrorSchema, 401: MessageErrorSchema },
+        response: { 200: CallbackAckSchema, 400: MessageErrorSchema, 401: MessageErrorSchema, 429: MessageErrorSchema },
       },
     },
     async (request, reply) => {
@@ -42,6 +86,16 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
         event = paymentProvider.verifyCallback(body, request.headers);
       } catch (error) {
         if (!(error instanceof CallbackVerificationError)) throw error;
+        // Signed but not an event: the provider's own mistake, a bad request, outside the budget.
+        if (error.reason !== 'malformed_body' && !failures.take()) {
+          refusedSinceLog += 1;
+          if (performance.now() - loggedAt >= REFUSALS_LOG_MS) {
+            request.log.warn({ refused: refusedSinceLog }, 'callbacks failing verification past the budget: 429');
+            refusedSinceLog = 0;
+            loggedAt = performance.now();
+          }
+          return reply.code(429).header('retry-after', CALLBACK_RETRY_AFTER_SECONDS).send(OVER_BUDGET);
+        }
         request.log.warn({ reason: error.reason, webhookId: request.headers['webhook-id'] }, 'callback refused');
         // Unsigned, forged or stale: not the provider (401). Signed but not an event: a bad request.
         return reply.code(error.reason === 'malformed_body' ? 400 : 401).send({ message: error.message });

@@ -336,7 +336,12 @@ export class CallbackVerificationError extends Error {
     readonly reason: CallbackRejection,
     message: string,
   ) {
+    // The answer to a forged request, not a fault to trace: a flood makes thousands a second, and
+    // capturing each one's stack cost more than the signature check that refused it.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'CallbackVerificationError';
   }
 }

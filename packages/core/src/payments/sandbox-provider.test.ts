@@ -109,6 +109,37 @@ describe('sandbox provider: verifyCallback', () => {
     expect(provider().verifyCallback(Buffer.from(body), signed(current)).chargedBackMinor).toBe(0);
   });
 
+  it('checks the bytes as sent, as the library signs them, and refuses signatures of another version or shape', () => {
+    const accented = JSON.stringify({ ...JSON.parse(body), note: 'cartão válido' });
+    expect(
+      provider().verifyCallback(Buffer.from(accented), signed(current, new Date(), 'evt_é', accented)).eventId,
+    ).toBe('evt_é');
+    const right = signed(current)['webhook-signature'];
+    const reason = (signature: string) => {
+      try {
+        provider().verifyCallback(body, { ...signed(current), 'webhook-signature': signature });
+      } catch (error) {
+        return error instanceof CallbackVerificationError ? error.reason : 'other';
+      }
+      return 'accepted';
+    };
+    for (const signature of [right.replace('v1,', 'v2,'), 'v1,', 'v1', right.slice(0, -4), `${right}AAAA`, '']) {
+      expect(reason(signature)).toBe(signature === '' ? 'missing_headers' : 'bad_signature');
+    }
+  });
+
+  it('will not start on a secret with no key: anyone could sign with it', () => {
+    expect(() =>
+      createSandboxPaymentProvider({
+        apiUrl: 'http://sandbox.test/sandbox/',
+        publicUrl: 'http://localhost:3000/sandbox',
+        apiKey: 'sk_test_key_0123456789',
+        webhookSecrets: ['whsec_'],
+        callbackUrl: 'http://127.0.0.1:3000/api/payments/callback',
+      }),
+    ).toThrow(/no key/);
+  });
+
   it('refuses a correctly signed body that is not a payment event', () => {
     const raw = JSON.stringify({ type: 'payment.succeeded', data: { id: 'pay_1' } });
     expect(() => provider().verifyCallback(raw, signed(current, new Date(), 'evt_3', raw))).toThrow(
