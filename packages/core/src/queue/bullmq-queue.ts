@@ -14,9 +14,54 @@ import {
   type QueueDepth,
 } from './job-queue.ts';
 
-/** BullMQ needs `maxRetriesPerRequest: null` on the connections its workers block on. */
-export function createRedisConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+/**
+ * BullMQ needs `maxRetriesPerRequest: null` on the connections its workers block on. Its errors go to
+ * `onError` (ioredis would otherwise print every failed reconnect to stderr, outside the log).
+ */
+export function createRedisConnection(url: string, onError: (error: Error) => void = () => {}): Redis {
+  const connection = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+  connection.on('error', onError);
+  return connection;
+}
+
+/** How long a close waits for a Redis that went away before it lets go of its connections. */
+export const CLOSE_WITHOUT_REDIS_MS = 1_000;
+/**
+ * The longest a close waits at all. A worker's close waits for the jobs it runs, which end on their
+ * own (each has its timeouts): this only stops a shutdown from hanging for good.
+ */
+export const CLOSE_MAX_MS = 25_000;
+
+/**
+ * Waits for a BullMQ close, but not for ever: ioredis never ends a connection that lost Redis and
+ * waits between reconnect attempts, and BullMQ's close waits for that end. So once `connection` has
+ * not been ready for CLOSE_WITHOUT_REDIS_MS (or CLOSE_MAX_MS have passed) the close is abandoned and
+ * the connection dropped: what it had not finished, Redis keeps (a stalled job runs again).
+ */
+async function closeWithin(closing: Promise<unknown>, connection: Redis, logger: Logger | undefined, what: string) {
+  let settled = false;
+  const done = closing.then(
+    () => {
+      settled = true;
+    },
+    (error: unknown) => {
+      settled = true;
+      logger?.warn({ err: error }, `${what}: close failed`);
+    },
+  );
+  const started = Date.now();
+  let awaySince: number | undefined;
+  while (!settled) {
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 100))]);
+    if (settled) break;
+    const now = Date.now();
+    awaySince = connection.status === 'ready' ? undefined : (awaySince ?? now);
+    if ((awaySince !== undefined && now - awaySince >= CLOSE_WITHOUT_REDIS_MS) || now - started >= CLOSE_MAX_MS) {
+      logger?.warn({ redis: connection.status }, `${what}: closed without waiting for Redis`);
+      break;
+    }
+  }
+  connection.disconnect();
 }
 
 /** Longest a health job can outlive the ping that sent it. */
@@ -32,12 +77,15 @@ export const ENQUEUE_TIMEOUT_MS = 2_000;
  * waiting in ioredis's offline queue for the reconnect, and one that gets no answer times out.
  */
 function createProducerConnection(url: string): Redis {
-  return new Redis(url, {
+  const connection = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: ENQUEUE_TIMEOUT_MS,
     connectTimeout: ENQUEUE_TIMEOUT_MS,
   });
+  // Its errors reach the log through each lane's 'error' event; this keeps ioredis off stderr.
+  connection.on('error', () => {});
+  return connection;
 }
 
 /** Rejects when `work` has not settled in time; BullMQ waits for a connection that is not up yet. */
@@ -87,6 +135,7 @@ export function createBullQueue({
   const lanes = new Map<string, Queue>(QUEUE_NAMES.map((name) => [name, lane(name)]));
   const laneOf = (kind: Job['kind']) => lanes.get(queueNameOf(kind)) as Queue;
   let events: QueueEvents | undefined;
+  let eventsConnection: Redis | undefined;
 
   /**
    * BullMQ ignores an add whose id it still holds, in whatever state: a finished job (kept a while
@@ -130,7 +179,12 @@ export function createBullQueue({
       return counts.flat();
     },
     async ping(timeoutMs = 5_000): Promise<HealthResult> {
-      events ??= new QueueEvents(queueNameOf('health'), { connection: createRedisConnection(redisUrl), prefix });
+      if (!events) {
+        // BullMQ reads events on a copy of this connection; this one only shows whether Redis is there.
+        eventsConnection = createRedisConnection(redisUrl);
+        events = new QueueEvents(queueNameOf('health'), { connection: eventsConnection, prefix });
+        events.on('error', (error) => logger?.warn({ err: error }, 'queue events connection error'));
+      }
       await events.waitUntilReady();
       // The job keeps its result until it has been read here. Removed on completion, a job the
       // worker finished before waitUntilFinished looked it up (and before its completed event
@@ -149,9 +203,10 @@ export function createBullQueue({
       }
     },
     async close() {
-      await events?.close();
-      await Promise.all([...lanes.values()].map((lane) => lane.close()));
-      connection.disconnect();
+      await Promise.all([
+        events && eventsConnection ? closeWithin(events.close(), eventsConnection, logger, 'queue events') : undefined,
+        closeWithin(Promise.all([...lanes.values()].map((lane) => lane.close())), connection, logger, 'queue'),
+      ]);
     },
   };
 }
@@ -199,7 +254,9 @@ export function createBullWorker({
   lockDurationMs = JOB_LOCK_MS,
 }: BullWorkerOptions): BullWorker {
   const lane = (name: string, laneConcurrency: number) => {
-    const connection = createRedisConnection(redisUrl);
+    const connection = createRedisConnection(redisUrl, (error) =>
+      logger.warn({ err: error, queue: name }, 'worker connection error'),
+    );
     const worker = new Worker(
       name,
       async (job) => {
@@ -223,18 +280,19 @@ export function createBullWorker({
       logger.warn({ jobId: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
     });
     worker.on('error', (error) => logger.error({ err: error, queue: name }, 'worker error'));
-    // BullMQ leaves open a connection it was handed; this one is the worker's alone.
-    worker.on('closed', () => connection.disconnect());
-    return worker;
+    return { worker, connection };
   };
   // A payment.event job left in the first lane by an earlier version is still run there.
   const workers = [lane(QUEUE_NAME, concurrency), lane(PAYMENTS_QUEUE_NAME, paymentConcurrency)];
   return {
     async waitUntilReady() {
-      await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+      await Promise.all(workers.map(({ worker }) => worker.waitUntilReady()));
     },
     async close() {
-      await Promise.all(workers.map((worker) => worker.close()));
+      // BullMQ leaves open a connection it was handed; these are the workers' alone.
+      await Promise.all(
+        workers.map(({ worker, connection }) => closeWithin(worker.close(), connection, logger, `worker ${worker.name}`)),
+      );
     },
   };
 }

@@ -7,7 +7,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNoMailer } from '../mail/mailer.ts';
 import { silentLogger } from '../shared/logger.ts';
-import { dropTestQueue, freePort } from '../testing.ts';
+import { dropTestQueue, freePort, hasRedisServer, startPrivateRedis } from '../testing.ts';
 import { createBullQueue, createBullWorker, createRedisConnection, ENQUEUE_TIMEOUT_MS } from './bullmq-queue.ts';
 import { createInProcessQueue } from './in-process-queue.ts';
 import { createJobHandlers, type HealthResult, type JobContext, type JobHandlers } from './job-handlers.ts';
@@ -184,6 +184,34 @@ describe('BullMQ queue without Redis', () => {
       await queue.close();
     }
   });
+});
+
+describe.runIf(hasRedisServer())('BullMQ queue when Redis goes away', () => {
+  it('closes at once after a ping, and logs the lost connection instead of printing it', async () => {
+    const redis = await startPrivateRedis();
+    const logged: unknown[] = [];
+    const logger = { ...silentLogger, warn: (entry: unknown) => void logged.push(entry) } as typeof silentLogger;
+    const worker = createBullWorker({ redisUrl: redis.url, prefix: 'gone', handlers: recordingHandlers().handlers, logger });
+    const queue = createBullQueue({ redisUrl: redis.url, prefix: 'gone', logger });
+    const printed: string[] = [];
+    const originalError = console.error;
+    console.error = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
+    try {
+      await worker.waitUntilReady();
+      await queue.ping(10_000);
+      await redis.stop();
+      // Long enough for the event connection to notice and retry a few times.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const started = Date.now();
+      await Promise.all([queue.close(), worker.close()]);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(printed.filter((line) => /Unhandled error event/.test(line))).toEqual([]);
+      expect(logged.length).toBeGreaterThan(0);
+    } finally {
+      console.error = originalError;
+      await redis.stop();
+    }
+  }, 20_000);
 });
 
 describe.runIf(redisUrl)('BullMQ queue on Redis', () => {
