@@ -51,6 +51,9 @@ const BUSY_RETRY_AFTER_SECONDS = 2;
  */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 5;
 
+/** The payment provider did not answer: its timeouts and restarts are short too. */
+const PROVIDER_RETRY_AFTER_SECONDS = 5;
+
 /** The part of the request a schema checked, by Fastify's name for it. */
 function validated(request: FastifyRequest, context: string | undefined): unknown {
   switch (context) {
@@ -135,7 +138,10 @@ export default fp(async function errorHandler(app: FastifyInstance) {
     if (error instanceof PaymentProviderUnavailableError) {
       // Nothing is known of the payment; the same attempt may be sent again (its key is the same).
       request.log.warn({ err: error }, 'payment provider unavailable');
-      return reply.code(503).send({ message: 'The payment provider cannot be reached now. Please try again.' });
+      return reply
+        .code(503)
+        .header('retry-after', String(PROVIDER_RETRY_AFTER_SECONDS))
+        .send({ message: 'The payment provider cannot be reached now. Please try again.' });
     }
     if (isDatabaseBusy(error)) {
       request.log.warn({ err: error }, 'database busy');
