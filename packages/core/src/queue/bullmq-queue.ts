@@ -291,7 +291,9 @@ export function createBullWorker({
     async close() {
       // BullMQ leaves open a connection it was handed; these are the workers' alone.
       await Promise.all(
-        workers.map(({ worker, connection }) => closeWithin(worker.close(), connection, logger, `worker ${worker.name}`)),
+        workers.map(({ worker, connection }) =>
+          closeWithin(worker.close(), connection, logger, `worker ${worker.name}`),
+        ),
       );
     },
   };

@@ -191,7 +191,12 @@ describe.runIf(hasRedisServer())('BullMQ queue when Redis goes away', () => {
     const redis = await startPrivateRedis();
     const logged: unknown[] = [];
     const logger = { ...silentLogger, warn: (entry: unknown) => void logged.push(entry) } as typeof silentLogger;
-    const worker = createBullWorker({ redisUrl: redis.url, prefix: 'gone', handlers: recordingHandlers().handlers, logger });
+    const worker = createBullWorker({
+      redisUrl: redis.url,
+      prefix: 'gone',
+      handlers: recordingHandlers().handlers,
+      logger,
+    });
     const queue = createBullQueue({ redisUrl: redis.url, prefix: 'gone', logger });
     const printed: string[] = [];
     const originalError = console.error;
