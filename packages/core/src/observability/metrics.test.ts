@@ -106,6 +106,8 @@ describe('the store-wide gauges', () => {
 
     expect(sample(text, 'store_orders', 'status="created"')).toBe(2);
     expect(sample(text, 'store_orders', 'status="expired"')).toBe(1);
+    // A status no order has is there too, at 0.
+    expect(sample(text, 'store_orders', 'status="partially_refunded"')).toBe(0);
     expect(sample(text, 'store_payment_events', 'state="waiting"')).toBe(1);
     expect(sample(text, 'store_payment_events', 'state="dead"')).toBe(1);
     expect(sample(text, 'store_payment_events', 'state="set_aside"')).toBe(1);

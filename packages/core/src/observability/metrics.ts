@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { JobKind } from '@store/contract';
+import { type JobKind, ORDER_STATUSES } from '@store/contract';
 import { Prisma, type PrismaClient, sqlOf } from '@store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { createLedgerService } from '../ledger/ledger-service.ts';
@@ -220,6 +220,8 @@ export function createStoreGauges(
     async refresh(): Promise<void> {
       const state = await readState();
       orders.reset();
+      // Every status is there, 0 when no order has it: a rate or an alert needs the series to exist.
+      for (const status of ORDER_STATUSES) orders.set({ status }, 0);
       for (const { status, count } of state.orders) orders.set({ status: status.toLowerCase() }, count);
       events.set({ state: 'waiting' }, state.events.waiting);
       events.set({ state: 'applied' }, state.events.applied);
