@@ -9,7 +9,7 @@ export interface MetricsPluginOptions {
 
 /**
  * GET /metrics: this instance's metrics in Prometheus' text format (store_*), for the loopback address
- * or a caller with the token; anyone else gets the store's own 404, as if there were nothing there.
+ * or a caller with the token; anyone else gets a 404, as for a route there is not.
  * Every request's duration is counted by the route as Fastify routed it.
  */
 export default fp(async function metrics(app: FastifyInstance, { token }: MetricsPluginOptions) {
@@ -26,7 +26,8 @@ export default fp(async function metrics(app: FastifyInstance, { token }: Metric
     { config: { rateLimit: app.rateLimitPreset('ready') }, schema: { hide: true } },
     async (request, reply) => {
       if (!mayReadMetrics(request.socket.remoteAddress, request.headers.authorization, token)) {
-        return reply.callNotFound();
+        // The API's 404, never the shop's page shell (a 200) that an unknown page gets.
+        return reply.code(404).send({ message: `Route ${request.method} /metrics not found` });
       }
       await store.refresh();
       return reply
