@@ -120,6 +120,34 @@ export const StockNotificationRequestSchema = z.object({
 });
 export type StockNotificationRequest = z.input<typeof StockNotificationRequestSchema>;
 
+/**
+ * The request is kept. `confirm_by_email`: a link to confirm it was mailed to the address, and
+ * nothing else is written there until it is followed (a guest, or another address than the
+ * signed-in customer's own verified one); false: it stands already.
+ */
+export const StockNotificationResponseSchema = z.object({
+  ok: z.literal(true),
+  message: z.string(),
+  confirm_by_email: z.boolean(),
+});
+export type StockNotificationResponse = z.infer<typeof StockNotificationResponseSchema>;
+
+/**
+ * The `code` of a 409 from POST /stock-notifications/confirm, beside the usual `message`: the link
+ * was followed already (the request stands), or it expired first (asking again mails a new one). A
+ * link the store does not know is a 422 for `token`, as every emailed link's.
+ */
+export const STOCK_NOTIFICATION_LINK_USED = 'stockNotification.linkUsed';
+export const STOCK_NOTIFICATION_LINK_EXPIRED = 'stockNotification.linkExpired';
+
+/** A request confirmed by its emailed link; `lang` is the one it was asked in, for the page to speak. */
+export const StockNotificationConfirmedSchema = z.object({
+  ok: z.literal(true),
+  message: z.string(),
+  lang: z.enum(LOCALES),
+});
+export type StockNotificationConfirmed = z.infer<typeof StockNotificationConfirmedSchema>;
+
 export const PasswordResetConfirmSchema = z
   .object({
     password: NewPasswordSchema,

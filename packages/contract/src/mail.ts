@@ -13,7 +13,10 @@ export type Locale = z.infer<typeof LocaleSchema>;
  * - email-verify: `/verify-email/{token}`;
  * - password-reset: `/password-reset/{token}`;
  * - email-change: `/?emailToken=…`, sent to the new address;
- * - password-change: `/?passwordToken=…`.
+ * - password-change: `/?passwordToken=…`;
+ * - back-in-stock-confirm: `/product/{id}?backInStockToken=…`, to an address given on a sold-out
+ *   product's page by a guest (or by a customer, other than the account's own verified one): nothing
+ *   else is written to it until the link is followed.
  */
 export const TOKEN_EMAIL_TEMPLATES = [
   'account-activation',
@@ -21,6 +24,7 @@ export const TOKEN_EMAIL_TEMPLATES = [
   'password-reset',
   'email-change',
   'password-change',
+  'back-in-stock-confirm',
 ] as const;
 export type TokenEmailTemplate = (typeof TOKEN_EMAIL_TEMPLATES)[number];
 
@@ -29,8 +33,8 @@ export type TokenEmailTemplate = (typeof TOKEN_EMAIL_TEMPLATES)[number];
  * - email-changed: to the old address once a change is confirmed, so a taken-over account is noticed;
  * - email-in-use: to an address someone tried to move another account to; that caller is told
  *   the same as for a free address, so the change form does not reveal who has an account;
- * - back-in-stock: to whoever asked on a sold-out product's page, once, when its stock returns; the
- *   link opens the product.
+ * - back-in-stock: to whoever asked on a sold-out product's page and confirmed the address, once,
+ *   when its stock returns; the link opens the product.
  */
 export const NOTICE_TEMPLATES = ['email-changed', 'email-in-use', 'back-in-stock'] as const;
 export type NoticeTemplate = (typeof NOTICE_TEMPLATES)[number];
@@ -123,6 +127,7 @@ export const EMAIL_TOKEN_TTL_MINUTES: Record<TokenEmailTemplate | NoticeTemplate
   'password-reset': 60,
   'email-change': 60,
   'password-change': 60,
+  'back-in-stock-confirm': 24 * 60,
   'email-changed': 7 * 24 * 60,
   'email-in-use': 7 * 24 * 60,
   'back-in-stock': 3 * 24 * 60,

@@ -5,7 +5,6 @@ import {
   CountriesResponseSchema,
   CurrenciesResponseSchema,
   MessageErrorSchema,
-  OkResponseSchema,
   PagingQuerySchema,
   PRODUCT_LISTS,
   ProductDetailQuerySchema,
@@ -18,10 +17,13 @@ import {
   ReviewsResponseSchema,
   SimilarProductsResponseSchema,
   SlugParamsSchema,
+  StockNotificationConfirmedSchema,
   StockNotificationRequestSchema,
+  StockNotificationResponseSchema,
+  TokenBodySchema,
   ValidationErrorSchema,
 } from '@store/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 const errors = { 404: MessageErrorSchema, 422: ValidationErrorSchema, 429: MessageErrorSchema };
@@ -78,21 +80,54 @@ export default async function catalogueRoutes(fastify: FastifyInstance) {
     (request) => catalogue.getProduct(request.params.id, request.query.lang),
   );
 
+  /** A guest asks too; a bearer token, when sent, must be a live session's, as anywhere else. */
+  async function customerIfSignedIn(request: FastifyRequest, reply: FastifyReply) {
+    if (request.headers.authorization) await app.authenticate(request, reply);
+  }
+
   app.post(
     '/products/:id/stock-notifications',
     {
+      onRequest: customerIfSignedIn,
       config: { rateLimit: app.rateLimitPreset('stockNotify') },
       schema: {
         tags,
+        summary: 'Tell me when it is back: a guest, or another address than the account’s own, confirms by email',
         params: ProductIdParamsSchema,
         body: StockNotificationRequestSchema,
-        response: { 200: OkResponseSchema, 409: MessageErrorSchema, ...errors },
+        response: { 200: StockNotificationResponseSchema, 401: MessageErrorSchema, 409: MessageErrorSchema, ...errors },
       },
     },
     async (request) => {
       const { email, lang } = request.body;
-      await app.services.stockNotifications.subscribe(request.params.id, email, lang);
-      return { ok: true as const, message: 'We will write once when it is back in stock.' };
+      const userId = request.headers.authorization ? request.user.userId : undefined;
+      const { confirmByEmail } = await app.services.stockNotifications.subscribe(request.params.id, email, lang, {
+        userId,
+      });
+      return {
+        ok: true as const,
+        message: confirmByEmail
+          ? 'Check your email: follow its link to confirm, and we will write once when it is back in stock.'
+          : 'We will write once when it is back in stock.',
+        confirm_by_email: confirmByEmail,
+      };
+    },
+  );
+
+  app.post(
+    '/stock-notifications/confirm',
+    {
+      config: { rateLimit: app.rateLimitPreset('emailVerify') },
+      schema: {
+        tags,
+        summary: 'Confirms a back-in-stock request by the token of its emailed link',
+        body: TokenBodySchema,
+        response: { 200: StockNotificationConfirmedSchema, 409: MessageErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { locale } = await app.services.stockNotifications.confirm(request.body.token);
+      return { ok: true as const, message: 'Confirmed: we will write once when it is back in stock.', lang: locale };
     },
   );
 

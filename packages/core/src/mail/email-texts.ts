@@ -116,6 +116,12 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'You asked to change the password of your {store} account. Confirm the change to apply your new password.',
         button: 'Confirm password change',
       },
+      'back-in-stock-confirm': {
+        subject: 'Confirm your back-in-stock alert at {store}',
+        intro:
+          'Someone asked {store} to write to this address once, when a sold-out product is back in stock. Confirm that the address is yours and that you want that email.',
+        button: 'Confirm the alert',
+      },
       'email-changed': {
         subject: 'The email address of your {store} account was changed',
         intro:
@@ -212,6 +218,12 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro:
           'Você pediu para alterar a senha da sua conta na {store}. Confirme a alteração para que a nova senha passe a valer.',
         button: 'Confirmar alteração de senha',
+      },
+      'back-in-stock-confirm': {
+        subject: 'Confirme seu aviso de volta ao estoque na {store}',
+        intro:
+          'Alguém pediu à {store} que escrevesse para este endereço uma vez, quando um produto esgotado voltar ao estoque. Confirme que o endereço é seu e que você quer esse e-mail.',
+        button: 'Confirmar o aviso',
       },
       'email-changed': {
         subject: 'O e-mail da sua conta na {store} foi alterado',
@@ -311,6 +323,12 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
           'Вы запросили смену пароля вашего аккаунта в {store}. Подтвердите смену, чтобы новый пароль вступил в силу.',
         button: 'Подтвердить смену пароля',
       },
+      'back-in-stock-confirm': {
+        subject: 'Подтвердите подписку на поступление товара в {store}',
+        intro:
+          'Кто-то попросил {store} написать на этот адрес один раз, когда распроданный товар снова появится в наличии. Подтвердите, что адрес ваш и вы хотите получить это письмо.',
+        button: 'Подтвердить подписку',
+      },
       'email-changed': {
         subject: 'Адрес почты вашего аккаунта в {store} изменён',
         intro:
@@ -408,6 +426,12 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         subject: 'पासवर्ड बदलने की पुष्टि करें',
         intro: 'आपने अपने {store} खाते का पासवर्ड बदलने का अनुरोध किया है। नया पासवर्ड लागू करने के लिए बदलाव की पुष्टि करें।',
         button: 'पासवर्ड बदलने की पुष्टि करें',
+      },
+      'back-in-stock-confirm': {
+        subject: '{store} पर स्टॉक में वापसी की सूचना की पुष्टि करें',
+        intro:
+          'किसी ने {store} से अनुरोध किया है कि बिक चुका उत्पाद फिर से स्टॉक में आने पर इस पते पर एक बार लिखा जाए। पुष्टि करें कि यह पता आपका है और आप वह ईमेल चाहते हैं।',
+        button: 'सूचना की पुष्टि करें',
       },
       'email-changed': {
         subject: 'आपके {store} खाते का ईमेल पता बदल दिया गया है',

@@ -7,7 +7,10 @@ import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useRequestStockNotification } from '../api/request-stock-notification.ts';
 import styles from './purchase-box.module.css';
 
-/** On a sold-out product: an address to write to once, when it is back in stock. */
+/**
+ * On a sold-out product: an address to write to once, when it is back in stock. A guest (or a
+ * customer giving another address than the account's verified one) is asked to confirm it by email.
+ */
 export function BackInStockForm({ productId }: { productId: number }) {
   const { t } = useTranslation();
   const lang = useLocale();
@@ -43,7 +46,7 @@ export function BackInStockForm({ productId }: { productId: number }) {
   if (request.isSuccess) {
     return (
       <p className={styles.stock} role="status" data-testid="notify-done">
-        {t('shop.notifyDone', { email })}
+        {t(request.data.confirm_by_email ? 'shop.notifyCheckEmail' : 'shop.notifyDone', { email })}
       </p>
     );
   }

@@ -68,8 +68,10 @@ describe('the product page purchase box', () => {
 });
 
 describe('tell me when it is back', () => {
-  it('on a sold-out product keeps an address, in the interface language, and says so', async () => {
-    const api = mockApi({ 'POST /api/products/12/stock-notifications': { body: { ok: true, message: 'Kept.' } } });
+  it('on a sold-out product keeps an address, in the interface language, and asks a guest to confirm it', async () => {
+    const api = mockApi({
+      'POST /api/products/12/stock-notifications': { body: { ok: true, message: 'Kept.', confirm_by_email: true } },
+    });
     vi.stubGlobal('fetch', vi.fn(api.fetchMock));
     setup(detail({ stock: 0, in_stock: false }));
     const email = screen.getByLabelText('Tell me when it is back: your email');
@@ -81,8 +83,24 @@ describe('tell me when it is back', () => {
     await userEvent.clear(email);
     await userEvent.type(email, 'ana@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Notify me' }));
-    expect(await screen.findByTestId('notify-done')).toHaveTextContent('We will write to ana@example.com once');
+    expect(await screen.findByTestId('notify-done')).toHaveTextContent(
+      'Check your email: we sent a link to ana@example.com. Follow it to confirm',
+    );
     expect(api.calls[0]?.body).toEqual({ email: 'ana@example.com', lang: 'en' });
+    vi.unstubAllGlobals();
+  });
+
+  it('tells a customer whose own verified address needs no link that it is kept', async () => {
+    const api = mockApi({
+      'POST /api/products/12/stock-notifications': { body: { ok: true, message: 'Kept.', confirm_by_email: false } },
+    });
+    vi.stubGlobal('fetch', vi.fn(api.fetchMock));
+    setup(detail({ stock: 0, in_stock: false }));
+    await userEvent.type(screen.getByLabelText('Tell me when it is back: your email'), 'owner@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    expect(await screen.findByTestId('notify-done')).toHaveTextContent(
+      'We will write to owner@example.com once, when it is back in stock.',
+    );
     vi.unstubAllGlobals();
   });
 

@@ -3,6 +3,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
+import { BackInStockConfirmation } from './back-in-stock-confirmation.tsx';
 import { BackInStockForm } from './back-in-stock-form.tsx';
 import { useCountryName } from './country-label.tsx';
 import styles from './purchase-box.module.css';
@@ -41,6 +42,7 @@ export function PurchaseBox({
         {t('shop.activatesOnly', { country: countryName(product.country.code, product.country.name) })}
       </p>
       {children(() => onBuy(quantity))}
+      <BackInStockConfirmation />
       {!product.in_stock && <BackInStockForm productId={product.id} />}
       {product.in_stock && (
         <>
