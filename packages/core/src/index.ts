@@ -13,6 +13,7 @@ export * from './fulfilment/fulfilment-service.ts';
 export * from './ledger/ledger-service.ts';
 export * from './mail/dev-outbox.ts';
 export * from './mail/email-delivery.ts';
+export * from './mail/mail-types.ts';
 export * from './mail/mailer.ts';
 export * from './mail/outbox.ts';
 export * from './mail/outbox-sweep.ts';

@@ -1,6 +1,6 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
 import type { PrismaClient } from '@store/db';
-import type { OutgoingEmail } from './mailer.ts';
+import type { OutgoingEmail } from './mail-types.ts';
 import { extractLinks, renderEmail } from './templates.ts';
 
 /** A message as the outbox mailer delivered it. */

@@ -11,7 +11,8 @@ import { silentLogger } from '../shared/logger.ts';
 import { eventually, startTestSmtpServer, type TestSmtpServer } from '../testing.ts';
 import { createDevMailbox } from './dev-outbox.ts';
 import { createEmailDelivery, EmailBusyError } from './email-delivery.ts';
-import { createNoMailer, createOutboxMailer, createSmtpMailer, type Mailer } from './mailer.ts';
+import type { Mailer } from './mail-types.ts';
+import { createNoMailer, createOutboxMailer, createSmtpMailer } from './mailer.ts';
 import { recordEmail } from './outbox.ts';
 
 const FROM = 'Giftstore <no-reply@giftstore.example>';

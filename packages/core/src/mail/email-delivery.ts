@@ -1,9 +1,10 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
 import { type EmailStatus, Prisma, type PrismaClient, sqlOf } from '@store/db';
-import type { JobContext } from '../queue/job-handlers.ts';
+import type { JobContext } from '../queue/job-queue.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
-import { type Mailer, NoMailTransportError } from './mailer.ts';
+import type { Mailer } from './mail-types.ts';
+import { NoMailTransportError } from './mailer.ts';
 import { type RenderedEmail, renderEmail } from './templates.ts';
 
 /**

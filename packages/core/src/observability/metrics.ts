@@ -4,8 +4,7 @@ import { type JobKind, ORDER_STATUSES } from '@store/contract';
 import { Prisma, type PrismaClient, sqlOf } from '@store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { createLedgerService } from '../ledger/ledger-service.ts';
-import type { JobHandlers } from '../queue/job-handlers.ts';
-import type { JobQueue } from '../queue/job-queue.ts';
+import type { JobHandlers, JobQueue } from '../queue/job-queue.ts';
 
 /**
  * The store's metrics, in Prometheus' text format (prom-client), every name `store_*`. Each process

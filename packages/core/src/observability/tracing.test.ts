@@ -4,8 +4,7 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBullQueue, createBullWorker } from '../queue/bullmq-queue.ts';
 import { createInProcessQueue } from '../queue/in-process-queue.ts';
-import type { JobHandlers } from '../queue/job-handlers.ts';
-import type { JobQueue } from '../queue/job-queue.ts';
+import type { JobHandlers, JobQueue } from '../queue/job-queue.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { dropTestQueue, eventually } from '../testing.ts';
 import { currentTrace, startTracing, type Tracing } from './tracing.ts';

@@ -4,7 +4,8 @@ import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { withCurrentTrace } from '../observability/tracing.ts';
 import type { Logger } from '../shared/logger.ts';
-import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
+import { runJob } from './job-handlers.ts';
+import type { HealthResult, JobHandlers } from './job-queue.ts';
 import {
   backoffDelay,
   type EnqueueOptions,

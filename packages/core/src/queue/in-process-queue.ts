@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type Job, JobSchema } from '@store/contract';
 import { withCurrentTrace } from '../observability/tracing.ts';
 import type { Logger } from '../shared/logger.ts';
-import { type HealthResult, type JobHandlers, runJob } from './job-handlers.ts';
+import { runJob } from './job-handlers.ts';
+import type { HealthResult, JobHandlers } from './job-queue.ts';
 import {
   backoffDelay,
   type EnqueueOptions,

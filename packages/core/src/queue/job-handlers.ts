@@ -1,28 +1,12 @@
-import type { EmailSendJob, HealthJob, Job, JobKind, PaymentEventJob, PaymentRefundJob } from '@store/contract';
+import type { EmailSendJob, HealthJob, Job, PaymentEventJob, PaymentRefundJob } from '@store/contract';
 import type { PrismaClient } from '@store/db';
 import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/mail-types.ts';
 import { inJobSpan } from '../observability/tracing.ts';
 import type { PaymentEventProcessor, ProcessResult } from '../payments/payment-events.ts';
 import type { ProviderRefunds, RefundSendOutcome } from '../payments/provider-refunds.ts';
 import type { Logger } from '../shared/logger.ts';
-
-export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
-
-/** Where a run stands in the queue's retry policy; handlers use it to tell the last attempt apart. */
-export interface JobContext {
-  /** 1 on the first run, 2 on the first retry... */
-  attempt: number;
-  maxAttempts: number;
-}
-
-export type JobHandlers = { [K in JobKind]: (job: JobOf<K>, context?: JobContext) => Promise<unknown> };
-
-export interface HealthResult {
-  nonce: string;
-  handledAt: string;
-  database: 'ok';
-}
+import type { HealthResult, JobContext, JobHandlers } from './job-queue.ts';
 
 export interface JobHandlerDeps {
   db: PrismaClient;

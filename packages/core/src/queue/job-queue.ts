@@ -1,5 +1,4 @@
-import type { Job } from '@store/contract';
-import type { HealthResult } from './job-handlers.ts';
+import type { Job, JobKind } from '@store/contract';
 
 export interface EnqueueOptions {
   /**
@@ -24,6 +23,23 @@ export interface QueueDepth {
   /** waiting, active, delayed, failed... */
   state: string;
   count: number;
+}
+
+export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
+
+/** Where a run stands in the queue's retry policy; handlers use it to tell the last attempt apart. */
+export interface JobContext {
+  /** 1 on the first run, 2 on the first retry... */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandlers = { [K in JobKind]: (job: JobOf<K>, context?: JobContext) => Promise<unknown> };
+
+export interface HealthResult {
+  nonce: string;
+  handledAt: string;
+  database: 'ok';
 }
 
 /** The queue port: BullMQ on Redis in the full stack, in-process in the embedded mode. */

@@ -10,7 +10,8 @@ import { silentLogger } from '../shared/logger.ts';
 import { dropTestQueue, freePort, hasRedisServer, startPrivateRedis } from '../testing.ts';
 import { createBullQueue, createBullWorker, createRedisConnection, ENQUEUE_TIMEOUT_MS } from './bullmq-queue.ts';
 import { createInProcessQueue } from './in-process-queue.ts';
-import { createJobHandlers, type HealthResult, type JobContext, type JobHandlers } from './job-handlers.ts';
+import { createJobHandlers } from './job-handlers.ts';
+import type { HealthResult, JobContext, JobHandlers } from './job-queue.ts';
 import { backoffDelay, JOB_ATTEMPTS } from './job-queue.ts';
 
 const healthJob = (): Job => ({ kind: 'health', requestedAt: new Date().toISOString(), nonce: randomUUID() });

@@ -5,8 +5,8 @@ import { cut } from '../../../lib/text.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useCountryName } from '../../catalogue/components/country-label.tsx';
+import type { Hint } from './hint.ts';
 import styles from './search-box.module.css';
-import type { Hint } from './search-box.tsx';
 
 /** A hint's cover, name, article or region, and price: what helps a shopper choose between cards. */
 export default function HintOptionContent({ hint }: { hint: Hint }) {

@@ -1,4 +1,4 @@
-import { SEARCH_DEBOUNCE_MS, SEARCH_MAX, type SearchHintsResponse } from '@store/contract';
+import { SEARCH_DEBOUNCE_MS, SEARCH_MAX } from '@store/contract';
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -18,12 +18,9 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useSearchHints } from '../api/get-search-hints.ts';
+import type { Hint } from './hint.ts';
 import styles from './search-box.module.css';
 import { queryOfPath, searchPath } from './search-path.ts';
-
-export type Hint =
-  | ({ kind: 'name' } & SearchHintsResponse['hintsByName'][number])
-  | ({ kind: 'article' } & SearchHintsResponse['hintsByArt'][number]);
 
 // What an option shows beyond its name (cover, region, price) loads once the box is first used:
 // the box is on every page, the list only on the pages where somebody types.
