@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { sql as sql_ } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from './database.ts';
 import { Prisma } from './generated/client.ts';
+import { qb } from './kysely.ts';
 import {
   DatabaseBusyError,
   isDatabaseBusy,
@@ -14,24 +16,27 @@ import {
 } from './sql-client.ts';
 import { createTestDatabase } from './testing.ts';
 
-interface Row {
-  id: string;
-  email: string;
-  balanceMinor: number;
-  createdAt: Date;
-  emailVerifiedAt: Date | null;
-}
-
+// Typed statements: the row's type comes from the tables' generated types and the selection.
 const readUser = (sql: Queryable, id: string) =>
-  sql.query<Row>(Prisma.sql`
-    SELECT id, email, balance_minor AS "balanceMinor", created_at AS "createdAt",
-           email_verified_at AS "emailVerifiedAt"
-    FROM users WHERE id = ${id}::uuid`);
+  sql.query(
+    qb
+      .selectFrom('users')
+      .select([
+        'id',
+        'email',
+        'balance_minor as balanceMinor',
+        'created_at as createdAt',
+        'email_verified_at as emailVerifiedAt',
+      ])
+      .where('id', '=', id),
+  );
 
 const insertUser = (sql: Queryable, id: string, email = `${id}@example.com`) =>
-  sql.execute(Prisma.sql`
-    INSERT INTO users (id, email, name, password_hash, updated_at)
-    VALUES (${id}::uuid, ${email}, 'Someone', 'x', now())`);
+  sql.execute(
+    qb
+      .insertInto('users')
+      .values({ id, email, name: 'Someone', password_hash: 'x', updated_at: sql_`now()` }),
+  );
 
 // The server's own database when DATABASE_URL is set (the test run's case), and embedded PGlite:
 // both drivers answer the same statements with the same values.

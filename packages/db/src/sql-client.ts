@@ -1,6 +1,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { Prisma, type PrismaClient } from './generated/client.ts';
+import { compile, type Statement } from './kysely.ts';
 
 /**
  * Hand-written SQL straight on the driver, for the checkout's hot paths. Prisma's query builder and
@@ -13,10 +14,17 @@ import { Prisma, type PrismaClient } from './generated/client.ts';
  * Number.MAX_SAFE_INTEGER throws rather than lose digits. Name columns with `AS "camelCase"`.
  */
 export interface Queryable {
-  /** The rows of one statement. */
+  /** The rows of one statement, typed by what it selects or returns. */
+  query<O>(statement: Statement<O>): Promise<O[]>;
+  /** @deprecated An untyped template: being replaced by statements built with `qb`. */
   query<T = Record<string, unknown>>(statement: Prisma.Sql): Promise<T[]>;
   /** The number of rows one statement wrote. */
-  execute(statement: Prisma.Sql): Promise<number>;
+  execute(statement: Statement | Prisma.Sql): Promise<number>;
+}
+
+/** Either kind of statement as the driver takes it. */
+function textOf(statement: Statement | Prisma.Sql): { text: string; values: readonly unknown[] } {
+  return statement instanceof Prisma.Sql ? statement : compile(statement);
 }
 
 export interface SqlClient extends Queryable {
@@ -166,16 +174,19 @@ const PREPARED_MAX = 500;
  */
 export function pgSqlClient(pool: pg.Pool): SqlClient {
   const names = new Map<string, string>();
-  const prepared = (statement: Prisma.Sql): pg.QueryConfig => {
-    const { text, values } = statement;
+  const prepared = (statement: Statement | Prisma.Sql): pg.QueryConfig => {
+    const { text, values } = textOf(statement);
     let name = names.get(text);
     if (name === undefined && names.size < PREPARED_MAX) {
       name = `store_${names.size}`;
       names.set(text, name);
     }
-    return name === undefined ? { text, values, types: pgTypes } : { name, text, values, types: pgTypes };
+    const parameters = values as unknown[];
+    return name === undefined
+      ? { text, values: parameters, types: pgTypes }
+      : { name, text, values: parameters, types: pgTypes };
   };
-  const run = async (client: pg.Pool | pg.PoolClient, statement: Prisma.Sql) => {
+  const run = async (client: pg.Pool | pg.PoolClient, statement: Statement | Prisma.Sql) => {
     try {
       return await client.query(prepared(statement));
     } catch (error) {
@@ -183,10 +194,10 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
     }
   };
   const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(statement: Prisma.Sql) {
+    async query<T>(statement: Statement<T> | Prisma.Sql) {
       return (await run(client, statement)).rows as T[];
     },
-    async execute(statement: Prisma.Sql) {
+    async execute(statement: Statement | Prisma.Sql) {
       return (await run(client, statement)).rowCount ?? 0;
     },
   });
@@ -219,11 +230,13 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
 export function pgliteSqlClient(pglite: PGlite): SqlClient {
   const parsers = { [INT8_OID]: int8ToNumber };
   const on = (db: PGlite | Transaction): Queryable => ({
-    async query<T>(statement: Prisma.Sql) {
-      return (await db.query<T>(statement.text, statement.values, { parsers })).rows;
+    async query<T>(statement: Statement<T> | Prisma.Sql) {
+      const { text, values } = textOf(statement);
+      return (await db.query<T>(text, values as unknown[], { parsers })).rows;
     },
-    async execute(statement: Prisma.Sql) {
-      return (await db.query(statement.text, statement.values, { parsers })).affectedRows ?? 0;
+    async execute(statement: Statement | Prisma.Sql) {
+      const { text, values } = textOf(statement);
+      return (await db.query(text, values as unknown[], { parsers })).affectedRows ?? 0;
     },
   });
   return { ...on(pglite), transaction: (work) => pglite.transaction((tx) => work(on(tx))) };
@@ -236,14 +249,19 @@ export function pgliteSqlClient(pglite: PGlite): SqlClient {
 export function prismaQueryable(tx: Prisma.TransactionClient | PrismaClient): Queryable {
   return {
     // Prisma answers 64-bit integers as BigInt: numbers, as the drivers' clients answer them.
-    query: async <T>(statement: Prisma.Sql) =>
-      (await tx.$queryRaw<Record<string, unknown>[]>(statement)).map((row) => {
+    query: async <T>(statement: Statement<T> | Prisma.Sql) => {
+      const { text, values } = textOf(statement);
+      return (await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values)).map((row) => {
         for (const [column, value] of Object.entries(row)) {
           if (typeof value === 'bigint') row[column] = int8ToNumber(value);
         }
         return row as T;
-      }),
-    execute: (statement: Prisma.Sql) => tx.$executeRaw(statement),
+      });
+    },
+    execute: (statement: Statement | Prisma.Sql) => {
+      const { text, values } = textOf(statement);
+      return tx.$executeRawUnsafe(text, ...values);
+    },
   };
 }
 

@@ -21,7 +21,7 @@ export const CURRENCIES: CurrencyDef[] = [
   { code: 'RUB', minorUnits: 2, brl: 0.06 },
 ];
 
-/** A null name is a region (SPEC.md section 3). */
+/** A null name is a region. */
 export const COUNTRIES: Array<{ code: string; name: string | null }> = [
   { code: 'BR', name: 'Brazil' },
   { code: 'US', name: 'United States' },

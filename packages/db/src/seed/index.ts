@@ -43,8 +43,9 @@ export function priceFor(amount: number, currency: string): number {
 }
 
 /**
- * "1 000": SPEC.md section 9 separates thousands by a space in every language, as the web app writes
- * numbers; a no-break space, so a name never wraps inside a number and search reads it as one.
+ * "1 000": thousands are separated by a space in every language, as the web app writes numbers
+ * (docs/currency.md, "Numbers in every language"); a no-break space, so a name never wraps inside a
+ * number and search reads it as one.
  */
 export function spacedThousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');

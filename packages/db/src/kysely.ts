@@ -1,0 +1,39 @@
+import {
+  type Compilable,
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
+import type { DB } from './generated/kysely.ts';
+
+export type { DB } from './generated/kysely.ts';
+
+/**
+ * Typed SQL: Kysely builds every hand-written statement from the tables' types, which
+ * `prisma generate` derives from schema.prisma (prisma-kysely), so a renamed column fails the
+ * typecheck wherever it is queried. Kysely only builds and compiles here; the SQL client
+ * (sql-client.ts) runs the statement on the database it was given — node-postgres's pool with named
+ * prepared statements, or PGlite — so the hot paths keep what bench/checkout measured.
+ *
+ *     const [order] = await tx.query(qb.selectFrom('orders').select(['id', 'status']).where('id', '=', id));
+ */
+export const qb = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/** A statement built with `qb` (or Kysely's `sql` tag) whose rows are `O`. */
+export type Statement<O = unknown> = Compilable<O>;
+
+/** Text and parameters of a statement, ready for the driver. */
+export function compile(statement: Statement): { text: string; values: readonly unknown[] } {
+  const compiled: CompiledQuery = statement.compile();
+  return { text: compiled.sql, values: compiled.parameters };
+}
