@@ -87,7 +87,7 @@ export function listingMix(source: MixSource, seed: number): () => string {
     const params = new URLSearchParams();
     if (random.next() < 0.85) params.set('sort', random.pick(SORTS));
     if (random.next() < 0.3) {
-      // On the slider's steps of 50 (SPEC.md section 9), as a shopper dragging it sends them.
+      // On the slider's steps of 50, as a shopper dragging it sends them.
       const steps = Math.max(1, Math.floor((category.maxPrice - category.minPrice) / 50));
       const min = Math.floor(category.minPrice / 50) * 50 + 50 * random.int(Math.ceil(steps / 2));
       params.set('minPrice', String(min));

@@ -39,8 +39,8 @@ import { SANDBOX_PREFIX } from './plugins/payments-sandbox.ts';
  * The bad-input sweep: every route the app registers (found by the app's own onRoute, so a route
  * added tomorrow is swept tomorrow) gets malformed bodies, queries, path parameters, headers and
  * methods, anonymously and with a valid token of a real user. Any 5xx, any hang (see
- * HANG_AFTER_ANSWERS), any body showing a stack trace or internal error text, any 4xx not in SPEC.md's shapes
- * and any error logged by the app fails it.
+ * HANG_AFTER_ANSWERS), any body showing a stack trace or internal error text, any 4xx not in the error
+ * shapes of docs/api.md, "Errors", and any error logged by the app fails it.
  */
 
 /**
@@ -56,7 +56,7 @@ const HANG_MIN_MS = 5_000;
 const HANG_MS = 30_000;
 const CONCURRENCY = 8;
 
-/** SPEC.md section 7: the original front end sends these on every call. */
+/** The web app sends these on every call (docs/api.md, "Conventions"). */
 const SPEC_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
@@ -115,7 +115,7 @@ function buildCases(routes: SweptRoute[], context: SampleContext, badAuthorizati
     for (const extra of [{}, { 'content-length': '0' }] as Array<Record<string, string>>) {
       add(
         {
-          label: `SPEC.md headers, no body ${JSON.stringify(extra)}`,
+          label: `the web app's headers, no body ${JSON.stringify(extra)}`,
           method,
           url,
           headers: { ...SPEC_HEADERS, ...extra },
@@ -363,13 +363,14 @@ function problemsOf(sweepCase: SweepCase, status: number, type: string, body: st
 /**
  * The embedded sandbox plays the payment provider, another party: its pages answer a browser's form
  * posts with HTML error pages and its CORS preflights with bare statuses, as a real provider's
- * would; SPEC.md's shapes are not theirs. Its JSON answers are still held to them.
+ * would; the store's error shapes (docs/api.md, "Errors") are not theirs. Its JSON answers are still
+ * held to them.
  */
 function isSandboxPage(sweepCase: SweepCase, type: string): boolean {
   return sweepCase.url.startsWith(`${SANDBOX_PREFIX}/`) && !type.includes('json');
 }
 
-/** SPEC.md section 8: `{ message }`, and on a 422 `{ message, errors: { field: [key] } }`. */
+/** docs/api.md, "Errors": `{ message }`, and on a 422 `{ message, errors: { field: [key] } }`. */
 function errorShapeProblem(status: number, isJson: boolean, body: string): string | undefined {
   if (!isJson) return `answered ${status} without a JSON body: ${body.slice(0, 100)}`;
   const parsed = JSON.parse(body) as { message?: unknown; errors?: unknown };

@@ -24,7 +24,10 @@ afterAll(() => {
 const dataDir = newDataDir();
 const loadEnv = (source: NodeJS.ProcessEnv) => loadEnvFrom({ DATA_DIR: dataDir, ...source });
 
-/** What an operator following the README generates: `openssl rand -hex 32`. */
+/**
+ * What an operator following docs/operating.md ("The full stack, safely") generates:
+ * `openssl rand -hex 32`.
+ */
 const randomSecret = () => randomBytes(32).toString('hex');
 const productionSecrets = () => ({
   JWT_SECRET: randomSecret(),

@@ -11,7 +11,7 @@ export interface CallOptions {
   remoteAddress?: string;
 }
 
-/** One JSON call as the web app makes it (SPEC.md section 7 headers). */
+/** One JSON call as the web app makes it, with its headers (docs/api.md, "Conventions"). */
 export async function call(app: App, method: 'GET' | 'POST' | 'PATCH', url: string, options: CallOptions = {}) {
   const response = await app.inject({
     method,
@@ -81,7 +81,7 @@ export function handMadeJwt(
   return `${signingInput}.${signature}`;
 }
 
-/** A 422 in SPEC.md's shape, with this key among the field's errors. */
+/** A 422 in the shape of docs/api.md, "Errors", with this key among the field's errors. */
 export function expectFieldError(response: { status: number; body: unknown }, field: string, key: string) {
   expect(response.status).toBe(422);
   const body = ValidationErrorSchema.parse(response.body);

@@ -12,7 +12,7 @@ import { createCodedProduct } from './orders.ts';
 /** The secret the test app verifies callbacks with (the development default). */
 export const WEBHOOK_SECRET = DEV_WEBHOOK_SECRET;
 
-/** The test cards of the sandbox (README "Test cards"). */
+/** The test cards of the sandbox (docs/sandbox.md, "Test cards"). */
 export const CARDS = {
   success: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',
@@ -103,7 +103,7 @@ export interface SandboxEvent {
   method?: 'card' | 'widget' | 'hosted_page' | 'qr' | 'upi';
 }
 
-/** A callback body in the sandbox's wire format (README "Callbacks"). */
+/** A callback body in the sandbox's wire format (docs/sandbox.md, "Callbacks"). */
 export function sandboxEventBody({
   orderId,
   amountMinor,

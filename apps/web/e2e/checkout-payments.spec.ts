@@ -13,7 +13,8 @@ import {
   tabTo,
 } from './shop-helpers.ts';
 
-// Every way to pay of SPEC.md section 4, through the sandbox provider's own pages and test cards.
+// Every way to pay (docs/payments.md, "How the browser goes on"), through the sandbox provider's own
+// pages and test cards.
 const OK = '4242 4242 4242 4242';
 const DECLINED = '4000 0000 0000 0002';
 const THREE_DS = '4000 0000 0000 3220';

@@ -117,7 +117,7 @@ async function registerByKeyboard(page: Page, customer: ReturnType<typeof newCus
   await expect(account).toBeFocused();
 }
 
-/** Both consents of SPEC.md section 5, each reached by Tab and ticked with Space. */
+/** Both consents, each reached by Tab and ticked with Space. */
 async function giveConsentsByKeyboard(page: Page, scope: Locator) {
   for (const name of [/privacy policy/, /cannot be refunded/]) {
     const box = scope.getByRole('checkbox', { name });

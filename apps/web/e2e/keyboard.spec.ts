@@ -97,8 +97,8 @@ test('browse, add to the basket and log in with the keyboard alone', async ({ pa
   await expect(modal).toBeHidden();
   await expect(account).toBeFocused();
 
-  // Logging in: typed into the fields, sent with Enter. It leads to the profile page (SPEC.md
-  // section 4), where Profile is the current page's disabled button: focus starts on the page.
+  // Logging in: typed into the fields, sent with Enter. It leads to the profile page, where Profile is
+  // the current page's disabled button: focus starts on the page.
   await page.keyboard.press('Enter');
   await expect(modal).toBeVisible();
   const emailField = modal.getByLabel('Email');

@@ -33,7 +33,7 @@ test('a customer with an empty balance meets the insufficient-funds modal, keybo
     await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
   await expect(balance).toBeChecked();
-  // Paying waits for both consents (SPEC.md section 5), and the note says so.
+  // Paying waits for both consents, and the note says so.
   const pay = page.getByRole('button', { name: /^Pay BRL/ });
   await expect(page.getByTestId('payment-note')).toHaveText('Tick both boxes below to pay.');
   await expect(pay).toBeDisabled();

@@ -74,7 +74,7 @@ export async function payWith(scope: Page | Locator, method: string) {
   await scope.getByRole('button', { name: /^(Pay BRL|Continue$)/ }).click();
 }
 
-/** Both consents of SPEC.md section 5, given with the payment method (English texts). */
+/** Both consents, given with the payment method (English texts). */
 export async function giveConsents(scope: Page | Locator) {
   await scope.getByRole('checkbox', { name: /privacy policy/ }).check();
   await scope.getByRole('checkbox', { name: /cannot be refunded/ }).check();

@@ -23,7 +23,7 @@ function fieldErrors(result: { success: boolean; error?: { issues: { path: Prope
 
 const valid = { name: 'Ana2024', email: 'Ana@Example.com', password: 'Secret123', password_confirmation: 'Secret123' };
 
-describe('registration (SPEC.md section 5)', () => {
+describe('registration', () => {
   it('accepts a valid form and lower-cases the email', () => {
     expect(RegisterRequestSchema.parse(valid).email).toBe('ana@example.com');
   });

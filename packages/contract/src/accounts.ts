@@ -13,10 +13,10 @@ import {
 import { cleanText } from './text.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Field rules of SPEC.md section 5, one definition for the server's parsing and the client's forms.
-// Lengths are measured on trimmed text; every message is a key the client translates. Written with
-// zod/mini like the catalogue: the web app's forms share zod's core with its first page, and the
-// classic API would make that shared core carry every string format it knows.
+// Field rules, one definition for the server's parsing and the client's forms. Lengths are measured
+// on trimmed text; every message is a key the client translates. Written with zod/mini like the
+// catalogue: the web app's forms share zod's core with its first page, and the classic API would make
+// that shared core carry every string format it knows.
 
 /** Letters a password may hold: Latin, Cyrillic and Devanagari letters, and digits. */
 export const PASSWORD_PATTERN = /^[A-Za-z0-9\u0400-\u04FF\u0900-\u097F]+$/;
@@ -79,7 +79,7 @@ export const EmailTokenSchema = z
   .check(z.regex(/^[A-Za-z0-9_-]{43}$/, { error: ErrorKeys.tokenInvalid }));
 
 // ---------------------------------------------------------------------------------------------
-// Requests. Field names are SPEC.md section 7's.
+// Requests of the calls in docs/api.md, "Accounts and profile".
 
 export const LoginRequestSchema = z.object({ email: EmailSchema, password: LoginPasswordSchema });
 export type LoginRequest = z.input<typeof LoginRequestSchema>;
@@ -163,8 +163,8 @@ export type TokenBody = z.input<typeof TokenBodySchema>;
 export const EmailUpdateRequestSchema = z.object({
   email: EmailSchema,
   /**
-   * The current password, beyond SPEC.md section 7 (which lists `email` only): a session alone, on
-   * a borrowed device or from a stolen token, must not be enough to move the account elsewhere.
+   * The current password (docs/api.md, "Accounts and profile"): a session alone, on a borrowed
+   * device or from a stolen token, must not be enough to move the account elsewhere.
    */
   password: LoginPasswordSchema,
 });

@@ -4,8 +4,8 @@ import { DisplayRateSchema } from './display.ts';
 import { ErrorKeys, ValidationErrorSchema } from './errors.ts';
 import { BASKET_CHANGES_MAX, BASKET_LINE_MAX, BASKET_LINES_MAX, PROMO_CODE_MAX, PROMO_CODE_MIN } from './limits.ts';
 
-// The basket and promo codes of SPEC.md sections 3, 4 and 7. The basket panel is on every page, so
-// these are written with zod/mini like the catalogue.
+// The basket and promo codes (docs/orders.md, "The basket" and "Promo codes"). The basket panel is
+// on every page, so these are written with zod/mini like the catalogue.
 
 const productId = z
   .int({ error: ErrorKeys.invalidValue })
@@ -27,7 +27,7 @@ export const RequestIdSchema = z
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** SPEC.md section 3 "Basket change": id, type (increase or decrease), count. */
+/** A change to the basket (docs/orders.md, "The basket"): id, type (increase or decrease), count. */
 export const BasketChangeSchema = z.object({
   id: productId,
   type: z.enum(['increase', 'decrease'], { error: ErrorKeys.unknownOption }),
@@ -47,9 +47,9 @@ const noDuplicateIds = <T extends { id: number }>(field: 'id') =>
   });
 
 /**
- * PATCH /basket: the queued changes of one flush (SPEC.md section 9: at most 30 queued before a
- * flush; a longer list is refused). A product appears at most once in a flush: the client folds its
- * queue by product before sending, so a duplicate is a client bug, not something to guess about.
+ * PATCH /basket: the queued changes of one flush (at most 30 queued before a flush; a longer list is
+ * refused). A product appears at most once in a flush: the client folds its queue by product before
+ * sending, so a duplicate is a client bug, not something to guess about.
  */
 export const BasketPatchBodySchema = z.object({
   flush_id: RequestIdSchema,
@@ -96,9 +96,9 @@ export const PromoCodeSchema = z.pipe(
 );
 
 /**
- * POST /promocode/?price={n}&code={code} (SPEC.md section 7). `price` is the total the client shows,
- * in whole units; the server computes the discount from the server basket, never from this number,
- * and only checks that it is a sane amount.
+ * POST /promocode/?price={n}&code={code} (docs/orders.md, "Promo codes"). `price` is the total the
+ * client shows, in whole units; the server computes the discount from the server basket, never from
+ * this number, and only checks that it is a sane amount.
  */
 export const PromoQuerySchema = z.object({
   code: PromoCodeSchema,
@@ -114,7 +114,7 @@ export type PromoQuery = z.infer<typeof PromoQuerySchema>;
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-/** SPEC.md section 3 "Basket item": the product's fields and `pivot.quantity`. */
+/** A basket line (docs/orders.md, "The basket"): the product's fields and `pivot.quantity`. */
 export const BasketItemSchema = z.extend(
   z.pick(ProductSummarySchema, {
     id: true,
@@ -191,14 +191,14 @@ export const PromoErrorSchema = z.extend(ValidationErrorSchema, { reason: z.opti
 export type PromoErrorBody = z.infer<typeof PromoErrorSchema>;
 
 /**
- * The `code` of POST /promocode's 401 for a guest (SPEC.md section 6: the hint says 'Авторизуйтесь'),
- * beside the usual `message`.
+ * The `code` of POST /promocode's 401 for a guest (the hint says 'Авторизуйтесь'), beside the usual
+ * `message`.
  */
 export const PROMO_LOGIN_REQUIRED = 'promo.loginRequired';
 
 /**
- * POST /promocode: SPEC.md section 3's price, priceWithDiscount and discount (percent), computed
- * from the server basket, and which lines the code applies to, so the client can recompute the
+ * POST /promocode (docs/orders.md, "Promo codes"): price, priceWithDiscount and discount (percent),
+ * computed from the server basket, and which lines the code applies to, so the client can recompute the
  * discount when quantities change (rounded half up on each line's minor units, as the server does).
  */
 export const PromoResultSchema = z.object({

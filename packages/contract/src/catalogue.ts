@@ -69,7 +69,7 @@ const codeList = (pattern: RegExp) =>
     ),
   );
 
-/** SPEC.md section 3: sort modes the server understands. */
+/** Sort modes the server understands. */
 export const SORT_MODES = ['popular', 'counts', 'novelties', 'sale', 'purchased', 'decreasing', 'increase'] as const;
 export const SortModeSchema = z.enum(SORT_MODES, { error: ErrorKeys.unknownOption });
 export type SortMode = z.infer<typeof SortModeSchema>;
@@ -175,7 +175,8 @@ export const SearchParamsSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Responses. Field names follow SPEC.md section 3 (snake_case where the original API used it).
+// Responses of the calls in docs/api.md, "Catalogue and search" (snake_case where the original API
+// used it).
 
 export const MoneySchema = z.object({
   /** Integer minor units: arithmetic is done on this. */
@@ -258,7 +259,7 @@ export const ProductPageSchema = z.extend(PageInfoSchema, {
 });
 export type ProductPage = z.infer<typeof ProductPageSchema>;
 
-/** `GET /popular-products`, `/novelties`, `/discounts`: SPEC.md reads `result.products`. */
+/** `GET /popular-products`, `/novelties`, `/discounts`: the home page's lists, in `result.products`. */
 export const ProductListResponseSchema = z.object({ result: ProductPageSchema, display: DisplayRateSchema });
 export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
 

@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { STORE_CURRENCY } from './limits.ts';
 
 /**
- * Prices in the shopper's currency (README "Prices in the shopper's currency"). The store prices,
- * charges and keeps balances in BRL only; a price is shown converted at the operator's rate, marked
- * as approximate, and what is charged is always the BRL amount.
+ * Prices in the shopper's currency (docs/currency.md). The store prices, charges and keeps balances in
+ * BRL only; a price is shown converted at the operator's rate, marked as approximate, and what is
+ * charged is always the BRL amount.
  */
 
 /** The currency each interface language shows prices in; English keeps the store's own. */

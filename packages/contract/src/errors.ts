@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Error bodies of SPEC.md section 8. Field errors carry message keys (`validation.nameTooShort`),
+ * Error bodies (docs/api.md, "Errors"). Field errors carry message keys (`validation.nameTooShort`),
  * which the client translates; `message` is a readable English default.
  */
 export const ValidationErrorSchema = z.object({

@@ -1,9 +1,9 @@
 /**
- * Business constants and validation limits of SPEC.md sections 5 and 9, shared by server and client
- * so that both sides enforce the same numbers.
+ * Business constants and validation limits, shared by server and client so that both sides enforce
+ * the same numbers.
  */
 
-/** The interface languages (SPEC.md section 1); every email and product text is written in each. */
+/** The interface languages (docs/api.md, "Conventions"); every email and product text is written in each. */
 export const LOCALES = ['pt-BR', 'en', 'ru', 'hi'] as const;
 
 export const NAME_MIN = 4;

@@ -7,8 +7,8 @@ export const LocaleSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof LocaleSchema>;
 
 /**
- * The emails that carry a token in their link. Each links to a route of the web app (SPEC.md
- * sections 2 and 4):
+ * The emails that carry a token in their link (docs/architecture.md, "Email: the outbox"). Each links
+ * to a route of the web app:
  * - account-activation: `/?accountToken=…` after registration;
  * - email-verify: `/verify-email/{token}`;
  * - password-reset: `/password-reset/{token}`;

@@ -3,11 +3,14 @@ import { PromoCodeSchema } from './basket.ts';
 import { ErrorKeys, ValidationErrorSchema } from './errors.ts';
 import { SEARCH_MAX, TOPUP_MAX_DIGITS, TOPUP_MIN } from './limits.ts';
 
-// Orders, paying from the balance, the payment status poll and delivery of the codes (SPEC.md
-// sections 3, 4 and 7). The checkout and the profile read these, so they are written with zod/mini
-// like the catalogue and the basket.
+// Orders, paying from the balance, the payment status poll and delivery of the codes
+// (docs/orders.md). The checkout and the profile read these, so they are written with zod/mini like
+// the catalogue and the basket.
 
-/** SPEC.md section 3 "Payment types": buy the basket with a payment, top up the balance, buy from the balance. */
+/**
+ * The payment types (docs/orders.md, "Orders"): buy the basket with a payment, top up the balance, buy
+ * from the balance.
+ */
 export const PAYMENT_TYPES = ['purchase', 'balance', 'spending'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
@@ -69,8 +72,8 @@ export const TopUpAmountSchema = z.pipe(
 );
 
 /**
- * POST /orders/create: `type` (SPEC.md's payment types), an optional promo `code` for a purchase,
- * and `replenishmentValue` for a top-up. A blank or null code is no code.
+ * POST /orders/create (docs/orders.md, "Orders"): `type` (a payment type), an optional promo `code`
+ * for a purchase, and `replenishmentValue` for a top-up. A blank or null code is no code.
  */
 export const CreateOrderBodySchema = z.object({
   type: z.optional(z.enum(PAYMENT_TYPES, { error: ErrorKeys.unknownOption })),
@@ -80,8 +83,8 @@ export const CreateOrderBodySchema = z.object({
 export type CreateOrderBody = z.infer<typeof CreateOrderBodySchema>;
 
 /**
- * `?type=spending` (SPEC.md section 7) makes the order a purchase paid from the balance, whatever
- * the body's type says short of `balance`, which is refused.
+ * `?type=spending` (docs/orders.md, "Orders") makes the order a purchase paid from the balance,
+ * whatever the body's type says short of `balance`, which is refused.
  */
 export const CreateOrderQuerySchema = z.object({
   type: z.optional(z.enum(PAYMENT_TYPES, { error: ErrorKeys.unknownOption })),
@@ -92,7 +95,7 @@ export type CreateOrderQuery = z.infer<typeof CreateOrderQuerySchema>;
 export const SpendingQuerySchema = z.object({ orderId: uuid });
 export type SpendingQuery = z.infer<typeof SpendingQuerySchema>;
 
-/** POST /payment/status. SPEC.md section 3 also names a `token` beside the order id; it is not needed. */
+/** POST /payment/status (docs/orders.md, "The payment status"): the order id, nothing else. */
 export const PaymentStatusBodySchema = z.object({ orderId: uuid });
 export type PaymentStatusBody = z.infer<typeof PaymentStatusBodySchema>;
 
@@ -129,8 +132,9 @@ export type PurchasedSearchQuery = z.infer<typeof PurchasedSearchQuerySchema>;
 // Responses
 
 /**
- * POST /orders/create: SPEC.md's order_id and total_price (whole units, for display), and what the
- * payment step needs: the total in minor units, the currency, the status and when it expires.
+ * POST /orders/create (docs/orders.md, "Orders"): order_id and total_price (whole units, for
+ * display), and what the payment step needs: the total in minor units, the currency, the status and
+ * when it expires.
  */
 export const CreateOrderResponseSchema = z.object({
   order_id: z.string(),
@@ -146,7 +150,8 @@ export type CreateOrderResponse = z.infer<typeof CreateOrderResponseSchema>;
 
 /**
  * The key of a short balance (POST /payment/spending-balance-handle answers 422 with it under
- * `errors.balance`): the web app opens the insufficient-funds modal (SPEC.md section 4) on it.
+ * `errors.balance`): the web app opens the insufficient-funds modal on it (docs/orders.md, "Paying
+ * from the balance").
  */
 export const INSUFFICIENT_FUNDS = ErrorKeys.insufficientFunds;
 
@@ -162,14 +167,14 @@ export const SpendResponseSchema = z.object({
 });
 export type SpendResponse = z.infer<typeof SpendResponseSchema>;
 
-/** The 422 of a spend or an order: field errors, as everywhere (SPEC.md section 8). */
+/** The 422 of a spend or an order: field errors, as everywhere (docs/api.md, "Errors"). */
 export const OrderErrorSchema = ValidationErrorSchema;
 
 /**
- * SPEC.md section 3 "Payment status object": `init` while the order waits for its payment, `error`
- * when it failed, was cancelled or expired unpaid; anything else is a success: `success` when
- * everything was delivered (a top-up credited), `partially_refunded` or `refunded` when codes ran
- * out and their price went back to the balance.
+ * The payment status (docs/orders.md, "The payment status"): `init` while the order waits for its
+ * payment, `error` when it failed, was cancelled or expired unpaid; anything else is a success:
+ * `success` when everything was delivered (a top-up credited), `partially_refunded` or `refunded` when
+ * codes ran out and their price went back to the balance.
  */
 export const PAYMENT_STATUS_VALUES = ['init', 'error', 'success', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatusValue = (typeof PAYMENT_STATUS_VALUES)[number];
@@ -224,9 +229,8 @@ export const OrderSummarySchema = z.object({
 export type OrderSummary = z.infer<typeof OrderSummarySchema>;
 
 /**
- * GET /payment-confirm/{orderId} and GET /payment-products/{id}: the order and its products with
- * their codes (none yet while it is unpaid). SPEC.md's "products list" is `products`; `ok` is its
- * "second variant".
+ * GET /payment-confirm/{orderId} and GET /payment-products/{id} (docs/orders.md, "Delivery"): the
+ * order and its products with their codes (none yet while it is unpaid).
  */
 export const OrderDeliverySchema = z.object({
   ok: z.literal(true),

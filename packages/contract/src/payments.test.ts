@@ -21,7 +21,8 @@ function errorsOf(result: { success: boolean; error?: { issues: Array<{ path: Pr
 
 const card = { card_number: '4242 4242 4242 4242', month: '07', year: '35', cvc: '123' };
 
-describe('the own card form (SPEC.md section 5)', () => {
+// The card rules of docs/payments.md, "The card".
+describe('the own card form', () => {
   it('checks the number with Luhn, spaces of the mask allowed', () => {
     expect(passesLuhn('4242424242424242')).toBe(true);
     expect(passesLuhn('4242424242424241')).toBe(false);
@@ -110,7 +111,8 @@ describe('QR and UPI', () => {
 });
 
 describe('the answer of POST /payment', () => {
-  it('is one shape per status, as SPEC.md section 4 names them', () => {
+  // The statuses of docs/payments.md, "The store's payment calls".
+  it('is one shape per status the provider may answer', () => {
     const base = { order_id: 'o', payment_id: 'p', card: { brand: 'visa', last4: '4242' } };
     expect(
       PaymentResponseSchema.safeParse({ status: '3DS', ...base, redirectUrl: 'u', PaReq: 'a', MD: 'm', TermUrl: 't' })

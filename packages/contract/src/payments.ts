@@ -5,10 +5,10 @@ import { CARD_TYPE_LOOKUP_DIGITS, CVV_MAX, CVV_MIN } from './limits.ts';
 import { ORDER_STATUSES, PAYMENT_STATUS_VALUES, PAYMENT_TYPES, TopUpAmountSchema } from './orders.ts';
 import { cleanText } from './text.ts';
 
-// Payments of SPEC.md sections 3, 5 and 7. The card form is on the checkout page, so these are
-// written with zod/mini like the rest of what the web app loads.
+// Payments (docs/payments.md, "The store's payment calls"). The card form is on the checkout page, so
+// these are written with zod/mini like the rest of what the web app loads.
 
-/** SPEC.md section 3: the card types the store recognises, each with a logo. */
+/** The card types the store recognises, each with a logo. */
 export const CARD_TYPES = ['MasterCard', 'Visa', 'Mir', 'AmericanExpress'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
 
@@ -47,9 +47,9 @@ export const CardTypeResponseSchema = z.object({ type: z.nullable(z.enum(CARD_TY
 export type CardTypeResponse = z.infer<typeof CardTypeResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// The payment calls of SPEC.md section 7 (POST /payment, /payment-sbp, /orders/create-qr,
-// /orders/create-upi, /payment/initialize, /orders/confirm/{id}, the provider's callback) and what
-// they answer.
+// The payment calls (POST /payment, /payment-sbp, /orders/create-qr, /orders/create-upi,
+// /payment/initialize, /orders/confirm/{id}, the provider's callback) and what they answer, as
+// docs/payments.md, "The store's payment calls", lists them.
 
 /** Shortest card number of any network the provider takes (ISO/IEC 7812 allows 8, no card uses it). */
 export const CARD_NUMBER_MIN_DIGITS = 12;
@@ -119,7 +119,7 @@ export const CardNumberSchema = z.pipe(
   ),
 );
 
-/** SPEC.md section 5: the expiry month, 1 to 12 ("07" as the MM/YY mask pads it). */
+/** The expiry month (docs/payments.md, "The card"): 1 to 12, "07" as the MM/YY mask pads it. */
 export const CardMonthSchema = wholeNumber(1, 12, 2);
 
 /** The expiry year: two digits as the mask gives them (00 to 99, read as 2000 to 2099), or four. */
@@ -131,7 +131,7 @@ export const CardYearSchema = z.pipe(
   ),
 );
 
-/** SPEC.md section 5: the CVV is exactly three digits, 100 to 999. */
+/** The CVV (docs/payments.md, "The card"): exactly three digits, 100 to 999. */
 export const CvcSchema = z.pipe(
   z.transform((value: unknown) => (typeof value === 'number' ? String(value) : value)),
   z.string({ error: ErrorKeys.requiredField }).check(
@@ -144,7 +144,7 @@ export const CvcSchema = z.pipe(
 const CARD_FIELDS = ['card_number', 'month', 'year', 'cvc'] as const;
 
 /**
- * POST /payment (SPEC.md sections 4 and 7). `type` says which order is paid:
+ * POST /payment (docs/payments.md, "Which order a call pays"). `type` says which order is paid:
  * - `balance`: a top-up of `value` whole units (at least 100, at most 7 digits) is created and paid;
  * - `purchase`: the customer's newest unpaid purchase (made by POST /orders/create) is paid.
  * `orderId` names the order instead (a card form that first asked without card fields sends back
@@ -183,7 +183,10 @@ export const PaymentBodySchema = z
   );
 export type PaymentBody = z.infer<typeof PaymentBodySchema>;
 
-/** SPEC.md section 7: POST /payment-sbp, an instant bank transfer by QR code or pay link. */
+/**
+ * POST /payment-sbp, an instant bank transfer by QR code or pay link (docs/payments.md, "The store's
+ * payment calls").
+ */
 export const SbpPaymentBodySchema = z
   .object({
     type: z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption }),
@@ -230,7 +233,10 @@ const text = (max: number) =>
       cleanText(),
     );
 
-/** SPEC.md section 5: a CPF is exactly 11 characters (its digits, with or without the mask's dots and dash). */
+/**
+ * A CPF is exactly 11 characters: its digits, with or without the mask's dots and dash
+ * (docs/payments.md, "The store's payment calls").
+ */
 const CpfSchema = z.pipe(
   z
     .string({ error: ErrorKeys.requiredField })
@@ -264,8 +270,9 @@ const ReturnUrlSchema = z
   );
 
 /**
- * POST /orders/create-upi (SPEC.md section 7's fields). `success_url`, `decline_url` and `cancel_url`
- * must be on the store's own origin (422 `validation.foreignOrigin` otherwise): no open redirect.
+ * POST /orders/create-upi, with the fields of docs/payments.md, "The store's payment calls".
+ * `success_url`, `decline_url` and `cancel_url` must be on the store's own origin (422
+ * `validation.foreignOrigin` otherwise): no open redirect.
  */
 export const CreateUpiBodySchema = z.object({
   currency,
@@ -297,7 +304,7 @@ export type ConfirmOrderParams = z.infer<typeof ConfirmOrderParamsSchema>;
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-/** SPEC.md section 3 "Payment widget request", as the provider's widget takes it. */
+/** The request of docs/payments.md, "The widget request", as the provider's widget takes it. */
 export const WidgetRequestSchema = z.object({
   order_id: z.string(),
   /** Decimal string with two places ("150.00"). */
@@ -333,10 +340,10 @@ const paid = {
 /**
  * POST /payment. Without card fields, `widget`: load `widget.script_url`, then call
  * `SandboxPay.pay(widget.request, { onSuccess, onError, onClose })`. With card fields, the provider's
- * answer (SPEC.md section 4): `success` (the order completes when the provider's callback is
- * processed: poll POST /payment/status), `failed` with the provider's `reason`, `3DS` (post PaReq,
- * MD and TermUrl as hidden fields to redirectUrl) or `3DS_REDIRECT` (go to redirectUrl with
- * redirectParams, by redirectMethod). Either way the browser comes back to
+ * answer (docs/payments.md, "How the browser goes on"): `success` (the order completes when the
+ * provider's callback is processed: poll POST /payment/status), `failed` with the provider's `reason`,
+ * `3DS` (post PaReq, MD and TermUrl as hidden fields to redirectUrl) or `3DS_REDIRECT` (go to
+ * redirectUrl with redirectParams, by redirectMethod). Either way the browser comes back to
  * `/?paymentConfirmOrder={order_id}`.
  */
 export const PaymentResponseSchema = z.discriminatedUnion('status', [
@@ -370,10 +377,14 @@ export const PaymentResponseSchema = z.discriminatedUnion('status', [
 ]);
 export type PaymentResponse = z.infer<typeof PaymentResponseSchema>;
 
-/** SPEC.md section 3 "QR/bank-transfer data": the image's data-URL parts and what it encodes. */
+/** A QR's image: its data-URL parts and what it encodes. */
 const QrImageSchema = z.object({ content: z.string(), media_type: z.literal('image/png') });
 
-/** POST /payment-sbp: SPEC.md reads `sbp.image.content`, `sbp.image.media_type` and `sbp.payload`. */
+/**
+ * POST /payment-sbp (docs/payments.md, "The store's payment calls"): the QR's image as
+ * `sbp.image.content` and `sbp.image.media_type`, what it encodes as `sbp.payload`, the pay link and
+ * when it expires.
+ */
 export const SbpPaymentResponseSchema = z.object({
   ...paid,
   sbp: z.object({ image: QrImageSchema, payload: z.string(), pay_link: z.string(), expires_at: z.string() }),
@@ -381,8 +392,9 @@ export const SbpPaymentResponseSchema = z.object({
 export type SbpPaymentResponse = z.infer<typeof SbpPaymentResponseSchema>;
 
 /**
- * POST /orders/create-qr: SPEC.md section 3's QrImage (a `data:` URL, ready for an <img>) and
- * PayLink, with the QR's payload (a PIX BR Code to copy) and when it stops being payable.
+ * POST /orders/create-qr (docs/payments.md, "The store's payment calls"): QrImage (a `data:` URL,
+ * ready for an <img>) and PayLink, with the QR's payload (a PIX BR Code to copy) and when it stops
+ * being payable.
  */
 export const QrPaymentResponseSchema = z.object({
   ...paid,
@@ -399,7 +411,7 @@ export type UpiPaymentResponse = z.infer<typeof UpiPaymentResponseSchema>;
 
 /**
  * POST /payment/initialize: a form to post, `<form method="POST" action>` with each of `fields` as a
- * hidden input (SPEC.md section 3: the signed base64 JSON `Request`).
+ * hidden input (the signed base64 JSON `Request` of docs/sandbox.md, "The hosted page's request").
  */
 export const HostedPageResponseSchema = z.object({
   ...paid,

@@ -3,7 +3,10 @@ import * as z from 'zod/mini';
 // What every page may need to read about the signed-in customer, so, like the catalogue, in
 // zod/mini: the session check runs on the first page a visitor opens.
 
-/** SPEC.md section 3's User, plus what the profile shows. Balance is in the store currency. */
+/**
+ * The signed-in customer (docs/api.md, "Accounts and profile"), plus what the profile shows. Balance is
+ * in the store currency.
+ */
 export const UserSchema = z.object({
   id: z.string(),
   email: z.string(),

@@ -101,8 +101,8 @@ function sendValidation(reply: FastifyReply, errors: Record<string, string[]>) {
 }
 
 /**
- * One table from error class to status and body (SPEC.md section 8 shapes). Anything unexpected is
- * a 500 with a generic message and the request id; the details go only to the log.
+ * One table from error class to status and body (the shapes of docs/api.md, "Errors"). Anything
+ * unexpected is a 500 with a generic message and the request id; the details go only to the log.
  */
 export default fp(async function errorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

@@ -17,7 +17,10 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** A 422 in SPEC.md's shape naming exactly these fields as holding characters no text may hold. */
+/**
+ * A 422 in the shape of docs/api.md, "Errors", naming exactly these fields as holding characters no
+ * text may hold.
+ */
 function expectRefused(response: { status: number; body: unknown }, fields: string[]) {
   expect(response.status).toBe(422);
   expect(response.body).toEqual({

@@ -15,7 +15,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** SPEC.md section 7: what the original front end sends on every call, with or without a payload. */
+/** What the web app sends on every call, with or without a payload (docs/api.md, "Conventions"). */
 const SPEC_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 const JSON_WHITESPACE = /^[ \t\n\r]*$/;
 
 /**
- * JSON bodies as the original front end sends them (SPEC.md section 7): it sets
+ * JSON bodies as the web app sends them (docs/api.md, "Conventions"): it sets
  * `Content-Type: application/json` on every call, also on those without a payload (POST /logout),
  * so an empty body with that type is no body, not a malformed one. A route that takes a body and
  * gets none answers as if it got `{}`: a 422 naming each missing field, not one error for "body".

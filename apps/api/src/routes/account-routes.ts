@@ -24,7 +24,10 @@ const sessionMeta = (request: FastifyRequest) => ({
   ip: request.ip,
 });
 
-/** SPEC.md section 7: registration, login and logout, the current user, password reset, activation. */
+/**
+ * Registration, login and logout, the current user, password reset, activation (docs/api.md, "Accounts
+ * and profile").
+ */
 export default async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { accounts } = app.services;

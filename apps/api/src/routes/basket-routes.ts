@@ -12,8 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * SPEC.md section 7: GET and PATCH /basket, and POST /basket/merge for the guest basket on login
- * and registration. Each answers the whole basket after the call.
+ * GET and PATCH /basket, and POST /basket/merge for the guest basket on login and registration
+ * (docs/orders.md, "The basket"). Each answers the whole basket after the call.
  */
 export default async function basketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

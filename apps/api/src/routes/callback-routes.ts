@@ -42,13 +42,13 @@ export function createTokenBucket(size: number, perSecond: number, now = () => p
 }
 
 /**
- * POST /payments/callback, where the payment provider reports (SPEC.md section 7's callback URL). The
- * signature covers the body's bytes as sent, so this route alone reads its body raw, whatever its
- * content type. A verified event is stored under its provider event id and handed to the queue; the
- * answer comes at once, before anything is applied. A duplicate is acknowledged and changes nothing;
- * an unsigned, forged, altered or stale one is refused (401; 400 when it is signed but no event) and
- * changes nothing; one whose amount,
- * currency or order is not the store's is stored, marked, acknowledged, and changes nothing.
+ * POST /payments/callback, where the payment provider reports (docs/payments.md, "How a callback is
+ * processed"). The signature covers the body's bytes as sent, so this route alone reads its body raw,
+ * whatever its content type. A verified event is stored under its provider event id and handed to the
+ * queue; the answer comes at once, before anything is applied. A duplicate is acknowledged and changes
+ * nothing; an unsigned, forged, altered or stale one is refused (401; 400 when it is signed but no
+ * event) and changes nothing; one whose amount, currency or order is not the store's is stored, marked,
+ * acknowledged, and changes nothing.
  *
  * Every callback is verified before anything else, the database last of all: the check is a
  * native HMAC, cheap enough that a real callback never waits behind forged ones for it. The

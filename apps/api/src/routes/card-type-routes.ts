@@ -10,8 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * SPEC.md section 7: POST /card-type, the brand of a card from its first 8 digits, for the card
- * form's logo. Open to guests like the rest of the checkout's look-ups; only the prefix is used.
+ * POST /card-type (docs/api.md, "Payments"), the brand of a card from its first 8 digits, for the
+ * card form's logo. Open to guests like the rest of the checkout's look-ups; only the prefix is used.
  */
 export default async function cardTypeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -28,7 +28,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 const errors = { 404: MessageErrorSchema, 422: ValidationErrorSchema, 429: MessageErrorSchema };
 
-/** SPEC.md section 7: categories, listings, products, reviews, countries and currencies. */
+/**
+ * Categories, listings, products, reviews, countries and currencies (docs/api.md, "Catalogue and
+ * search").
+ */
 export default async function catalogueRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { catalogue } = app.services;

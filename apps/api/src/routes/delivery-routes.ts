@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * SPEC.md section 7: GET /payment-confirm/{orderId}, GET /payment-products/{id} and GET
+ * docs/orders.md, "Delivery": GET /payment-confirm/{orderId}, GET /payment-products/{id} and GET
  * /profile/products/purchased/search: the customer's bought products with their codes. Only the
  * owner gets an answer (anyone else: 404); answers are never cached, and every code shown is
  * recorded with the address Fastify resolved and the route it matched.

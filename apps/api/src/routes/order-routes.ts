@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * SPEC.md section 7: POST /orders/create (a purchase, a top-up, or `?type=spending`), POST
+ * docs/orders.md, "Orders": POST /orders/create (a purchase, a top-up, or `?type=spending`), POST
  * /payment/spending-balance-handle (pay a spending order from the balance) and POST /payment/status
  * (the browser's poll, which only reads). Someone else's order is a 404 on every call.
  */

@@ -211,7 +211,8 @@ describe('POST /payment with the store’s own card form', () => {
 });
 
 describe('POST /payment without card fields: the provider’s widget', () => {
-  it('answers the widget request of SPEC.md section 3, which the provider’s widget accepts', async () => {
+  // docs/payments.md, "The widget request".
+  it('answers a widget request, which the provider’s widget accepts', async () => {
     const buyer = await customerWithOrder(ctx.app, db(), { count: 3, priceMinor: 1_000 });
     const answer = PaymentResponseSchema.parse((await pay(buyer.token, { type: 'purchase' })).body);
     if (answer.status !== 'widget') throw new Error(`expected widget, got ${answer.status}`);

@@ -18,10 +18,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * SPEC.md section 7's payment calls: POST /payment (the card widget's request, or a charge of the
- * store's own card form), POST /payment-sbp, POST /orders/create-qr, POST /orders/create-upi, POST
- * /payment/initialize (the hosted page) and POST /orders/confirm/{id}. None of them completes an
- * order: the provider's events do (callback-routes.ts and the worker). Someone else's order: 404.
+ * The payment calls of docs/payments.md, "The store's payment calls": POST /payment (the card widget's
+ * request, or a charge of the store's own card form), POST /payment-sbp, POST /orders/create-qr, POST
+ * /orders/create-upi, POST /payment/initialize (the hosted page) and POST /orders/confirm/{id}. None of
+ * them completes an order: the provider's events do (callback-routes.ts and the worker). Someone else's
+ * order: 404.
  */
 export default async function paymentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

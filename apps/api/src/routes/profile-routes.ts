@@ -16,8 +16,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 const errors = { 401: MessageErrorSchema, 422: ValidationErrorSchema, 429: MessageErrorSchema };
 
 /**
- * SPEC.md section 7: profile changes of the signed-in customer. Email and password changes are two
- * steps (section 4): a request that mails a link, then the confirmation with the link's token.
+ * Profile changes of the signed-in customer (docs/api.md, "Accounts and profile"). Email and password
+ * changes are two steps: a request that mails a link, then the confirmation with the link's token.
  */
 export default async function profileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

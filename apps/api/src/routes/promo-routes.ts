@@ -10,14 +10,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * SPEC.md section 7: POST /promocode/?price={n}&code={code}. The discount comes from the server
- * basket; `price`, the total the client shows, is checked for shape only and never used.
+ * POST /promocode/?price={n}&code={code} (docs/orders.md, "Promo codes"). The discount comes from the
+ * server basket; `price`, the total the client shows, is checked for shape only and never used.
  */
 export default async function promoRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { promo } = app.services;
 
-  /** A guest's 401 carries the code of the 'Авторизуйтесь' hint (SPEC.md section 6). */
+  /** A guest's 401 carries the code of the 'Авторизуйтесь' hint. */
   async function customerOnly(request: FastifyRequest, reply: FastifyReply) {
     try {
       await app.authenticate(request, reply);

@@ -2,7 +2,7 @@ import { MessageErrorSchema, ReviewCreateRequestSchema, ReviewSchema, Validation
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
-/** SPEC.md section 7: POST /products/feedbacks, a review by the signed-in customer. */
+/** POST /products/feedbacks, a review by the signed-in customer (docs/api.md, "Catalogue and search"). */
 export default async function reviewRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { reviews } = app.services;

@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 const errors = { 422: ValidationErrorSchema, 429: MessageErrorSchema };
 
-/** SPEC.md section 7: search hints (by name and by article) and filtered search results. */
+/** Search hints (by name and by article) and filtered search results (docs/api.md, "Catalogue and search"). */
 export default async function searchRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { catalogue } = app.services;

@@ -18,7 +18,7 @@ const Footer = lazy(() => import('../components/layout/footer.tsx').then((module
 
 /**
  * Top bar, sidebar and footer around every browsing screen; the first visit shows a skeleton page.
- * SPEC.md section 2: the checkout has no category sidebar.
+ * The checkout has no category sidebar.
  */
 export function AppLayout() {
   const { t } = useTranslation();

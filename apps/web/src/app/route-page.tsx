@@ -18,7 +18,7 @@ export interface RouteModule<Props extends object = object> {
 }
 
 export interface PageRoute {
-  /** SPEC.md section 2's route name. */
+  /** The route's name. */
   id: string;
   load: () => Promise<RouteModule>;
   props?: object;

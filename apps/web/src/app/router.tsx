@@ -14,8 +14,7 @@ const paymentPages = () => import('./routes/payment-pages.tsx');
 const paymentPage = (page: PaymentPageName) => pageWithProps(`payment-${page}`, paymentPages, { page });
 
 /**
- * SPEC.md section 2: every route, each page's code loaded on demand; ids are the route names the
- * spec uses.
+ * Every route, each page's code loaded on demand; each id is its route's name.
  */
 const PAGES: { path: string; route: PageRoute }[] = [
   { path: '/', route: { id: 'Index', load: home } },

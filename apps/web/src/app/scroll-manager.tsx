@@ -5,12 +5,12 @@ export const CATEGORY_PATH = '/category/:id';
 export const INSTRUCTIONS_HASH = '#instructions';
 
 /**
- * SPEC.md section 2 "Scroll": going from one category page to another restores the position saved for
- * it; the activation-instructions link scrolls smoothly to its block; anything else starts at the
- * top. Choices of ours on top: Back and Forward return to where that page of the history was left,
- * as a browser does (positions are kept per history entry, so a listing left at 1000 px comes back
- * at 1000 px, whichever listing it is); and changing a filter or the sort on the same category keeps
- * the shopper where they are (a new page of results starts at the top).
+ * Going from one category page to another restores the position saved for it; the
+ * activation-instructions link scrolls smoothly to its block; anything else starts at the top. On top
+ * of that: Back and Forward return to where that page of the history was left, as a browser does
+ * (positions are kept per history entry, so a listing left at 1000 px comes back at 1000 px, whichever
+ * listing it is); and changing a filter or the sort on the same category keeps the shopper where they
+ * are (a new page of results starts at the top).
  */
 export function ScrollManager() {
   const location = useLocation();
@@ -18,7 +18,7 @@ export function ScrollManager() {
   const isCategory = matchPath(CATEGORY_PATH, location.pathname) !== null;
   /** By history entry (location.key): for Back and Forward. */
   const byEntry = useRef(new Map<string, number>());
-  /** By category path: for going from one category to another (SPEC.md). */
+  /** By category path: for going from one category to another. */
   const byCategory = useRef(new Map<string, number>());
   const current = useRef<{ key: string; category: string | null } | null>(null);
   const previous = useRef<{ pathname: string; search: string; isCategory: boolean } | null>(null);

@@ -4,7 +4,7 @@ declare global {
   }
 }
 
-/** SPEC.md section 7: the store reports registration, checkout and purchase to the tag manager's data layer. */
+/** The store reports registration, checkout and purchase to the tag manager's data layer. */
 export function pushAnalytics(event: Record<string, unknown>) {
   window.dataLayer = window.dataLayer ?? [];
   window.dataLayer.push(event);

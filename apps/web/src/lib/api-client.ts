@@ -5,7 +5,10 @@ import { getToken } from './session-store.ts';
 
 export const API_BASE = '/api';
 
-/** A non-2xx answer of the API, with the body in SPEC.md's error shapes when it has one. */
+/**
+ * A non-2xx answer of the API, with the body in the error shapes of docs/api.md, "Errors", when it has
+ * one.
+ */
 export class ApiError extends Error {
   readonly status: number;
   /** 422 only: field name to message keys. */
@@ -36,7 +39,7 @@ export const isNotFound = (error: unknown) => error instanceof ApiError && error
 /** For a page whose address cannot name anything (a malformed id): shown as the 404 page. */
 export const notFound = () => new ApiError(404, 'Not found');
 
-/** SPEC.md section 7: every call says it is XHR, and carries the bearer token when there is one. */
+/** Every call says it is XHR, and carries the bearer token when there is one (docs/api.md, "Conventions"). */
 function headers(extra: Record<string, string> = {}): Record<string, string> {
   const token = getToken();
   return {

@@ -1,7 +1,7 @@
 /**
- * Intl formatting for the active language. SPEC.md section 9 wants thousands separated by a space in
- * every language, so the group separator Intl picks (comma, dot, narrow space) is replaced by a
- * no-break space, which reads as a space and keeps "1 234" on one line.
+ * Intl formatting for the active language. Thousands are separated by a space in every language
+ * (docs/currency.md, "Numbers in every language"), so the group separator Intl picks (comma, dot,
+ * narrow space) is replaced by a no-break space, which reads as a space and keeps "1 234" on one line.
  */
 const GROUP = '\u00a0';
 

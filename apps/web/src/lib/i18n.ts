@@ -3,7 +3,7 @@ import { type Catalogue, mergeTexts, Translator } from './translator.ts';
 export const LANGUAGES = ['pt-BR', 'en', 'ru', 'hi'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** SPEC.md section 1: the product sets English at runtime; Portuguese is the catalogue default. */
+/** The product sets English at runtime; Portuguese is the catalogue default. */
 export const DEFAULT_LANGUAGE: Language = 'en';
 export const LANGUAGE_STORAGE_KEY = 'lang';
 

@@ -2,9 +2,9 @@ import type { User } from '@store/contract';
 import { BASKET_QUEUE_STORAGE_KEY, BASKET_STORAGE_KEY } from './storage-keys.ts';
 
 /**
- * SPEC.md sections 3 and 4: the bearer token and the signed-in user live in local storage under these
- * keys. This module is part of the first page load, so it holds only the storage and its listeners;
- * the calls that fill it load with the account screens.
+ * The bearer token and the signed-in user live in local storage under these keys. This module is part
+ * of the first page load, so it holds only the storage and its listeners; the calls that fill it load
+ * with the account screens.
  */
 export const TOKEN_STORAGE_KEY = 'auth-token';
 export const USER_STORAGE_KEY = 'user';
@@ -40,7 +40,7 @@ function parseUser(raw: string | null): User | null {
   if (!raw) return null;
   try {
     const user: unknown = JSON.parse(raw);
-    // SPEC.md section 3: a user counts only with a name and an email.
+    // A user counts only with a name and an email.
     if (user && typeof user === 'object' && 'name' in user && 'email' in user && user.name && user.email) {
       return user as User;
     }
@@ -81,9 +81,8 @@ export function setSessionUser(user: User) {
 }
 
 /**
- * Logout, a failed login or a rejected token: forget both. SPEC.md section 4: setting the user to
- * empty clears the stored basket too (the customer's copy and their unsent changes); a guest whose
- * login failed keeps theirs.
+ * Logout, a failed login or a rejected token: forget both. Setting the user to empty clears the stored
+ * basket too (the customer's copy and their unsent changes); a guest whose login failed keeps theirs.
  */
 export function clearSession() {
   const hadSession = read(TOKEN_STORAGE_KEY) !== null || read(USER_STORAGE_KEY) !== null;

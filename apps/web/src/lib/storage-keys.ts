@@ -1,7 +1,6 @@
 /**
- * SPEC.md section 3's basket keys in local storage, here rather than in the basket feature because
- * the session store clears them too: SPEC.md section 4, setting the user to empty clears the stored
- * user and basket.
+ * The basket's keys in local storage, here rather than in the basket feature because the session
+ * store clears them too: setting the user to empty clears the stored user and basket.
  */
 export const BASKET_STORAGE_KEY = 'basket';
 export const BASKET_QUEUE_STORAGE_KEY = 'basket send list';

@@ -1,6 +1,6 @@
 import { TEXT_CUT } from '@store/contract';
 
-/** Cuts text to `max` characters with an ellipsis (SPEC.md section 9). */
+/** Cuts text to `max` characters with an ellipsis. */
 export function cut(text: string, max: number = TEXT_CUT): string {
   const chars = Array.from(text);
   return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}…` : text;

@@ -65,7 +65,7 @@ export function mockApi(routes: Record<string, Reply | ((body: unknown) => Reply
   return { fetchMock, calls };
 }
 
-/** Both consents of SPEC.md section 5, ticked in the method choice `scope` (English texts). */
+/** Both consents, ticked in the method choice `scope` (English texts). */
 export async function giveConsents(user: { click: (element: Element) => Promise<void> }, scope: HTMLElement) {
   await user.click(within(scope).getByRole('checkbox', { name: /privacy policy/ }));
   await user.click(within(scope).getByRole('checkbox', { name: /cannot be refunded/ }));

@@ -66,7 +66,7 @@ describe('checkout page', () => {
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Choose how you want to pay.');
 
     await user.click(screen.getByRole('radio', { name: /Instant bank transfer/ }));
-    // Paying by any method waits for both consents (SPEC.md section 5).
+    // Paying by any method waits for both consents.
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Tick both boxes below to pay.');
     expect(pay).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));

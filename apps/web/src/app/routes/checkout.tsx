@@ -30,7 +30,7 @@ export async function loader() {
   await texts;
 }
 
-/** SPEC.md section 2's /checkout: the order summary, the promo code and the payment method. */
+/** /checkout: the order summary, the promo code and the payment method. */
 export function Component() {
   const { t } = useTranslation();
   const locale = useLocale();

@@ -14,9 +14,9 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
 /**
- * SPEC.md section 2's /payment-confirm/{orderId}: the order's status is polled every second while
- * the payment is `init`; once it is paid, what was bought, with its codes. The purchase is reported
- * to analytics once per order, however often the page is reloaded.
+ * /payment-confirm/{orderId}: the order's status is polled every second while the payment is `init`;
+ * once it is paid, what was bought, with its codes. The purchase is reported to analytics once per
+ * order, however often the page is reloaded.
  */
 export function PaymentConfirmPage() {
   const { t } = useTranslation();

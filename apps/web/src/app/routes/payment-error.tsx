@@ -11,9 +11,9 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
 /**
- * SPEC.md section 2's /payment-error/{orderId}: what happened to the order, and Try again, which
- * reopens the payment choice on Index as the payment error modal's does. An order that did get paid
- * meanwhile goes to its confirmation.
+ * /payment-error/{orderId}: what happened to the order, and Try again, which reopens the payment choice
+ * on Index as the payment error modal's does. An order that did get paid meanwhile goes to its
+ * confirmation.
  */
 export function PaymentErrorPage() {
   const { t } = useTranslation();

@@ -20,7 +20,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
-/** SPEC.md section 6: the profile is private; without a session it is Index (the page redirects). */
+/** The profile is private; without a session it is Index (the page redirects). */
 export async function loader() {
   if (getToken()) void queryClient.prefetchQuery(balanceQueryOptions());
   await Promise.all([ensureTexts('account'), ensureTexts('payments')]);

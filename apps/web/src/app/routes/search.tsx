@@ -22,7 +22,7 @@ function queryOf(params: { searchStr?: string }): string | null {
 
 export async function loader({ params, url }: LoaderArgs) {
   const query = queryOf(params);
-  // SPEC.md section 2: an empty search goes home (the page redirects).
+  // An empty search goes home (the page redirects).
   if (query === null) return;
   void queryClient.prefetchQuery(countriesQueryOptions());
   await Promise.all([

@@ -1,7 +1,7 @@
 import { CARD_TYPES, CardLogo } from '../ui/card-logo.tsx';
 import styles from './footer.module.css';
 
-/** The four card brands the store accepts (SPEC.md section 2). */
+/** The four card brands the store accepts. */
 export function PaymentMarks({ label }: { label: string }) {
   return (
     <ul className={styles.marks} aria-label={label}>

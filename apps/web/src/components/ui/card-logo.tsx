@@ -1,9 +1,9 @@
 import type { CardType } from '@store/contract';
 
 /**
- * SPEC.md section 2's four card brand logos. They are images under /cards, not inline SVG in a
- * script: the footer shows them on every page, and as files they cost the first page load nothing
- * but four small requests after it, cached like any image.
+ * The four card brand logos. They are images under /cards, not inline SVG in a script: the footer shows
+ * them on every page, and as files they cost the first page load nothing but four small requests after
+ * it, cached like any image.
  */
 const BRANDS: Record<CardType, { file: string; name: string }> = {
   Visa: { file: 'visa', name: 'Visa' },

@@ -6,7 +6,7 @@ import { useSyncExternalStore } from 'react';
  */
 export type AuthTab = 'login' | 'register';
 
-/** The one-button success and failure dialogs of SPEC.md section 2. */
+/** The one-button success and failure dialogs. */
 export type AccountNotice =
   | 'registered'
   | 'resetSent'

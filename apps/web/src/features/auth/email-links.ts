@@ -1,4 +1,4 @@
-/** Query parameters of Index that carry a token from an emailed link (SPEC.md section 4). */
+/** Query parameters of Index that carry a token from an emailed link. */
 export const EMAIL_LINK_PARAMS = ['accountToken', 'emailToken', 'passwordToken'] as const;
 export type EmailLinkParam = (typeof EMAIL_LINK_PARAMS)[number];
 
@@ -7,6 +7,6 @@ export const hasEmailLink = (search: string) => {
   return EMAIL_LINK_PARAMS.some((name) => params.get(name));
 };
 
-/** SPEC.md section 2: the overlays on home that an emailed link opens. */
+/** The overlays on home that an emailed link opens. */
 export const PASSWORD_RESET_PATH = '/password-reset/:token';
 export const VERIFY_EMAIL_PATH = '/verify-email/:hashToken';

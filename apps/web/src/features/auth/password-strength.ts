@@ -5,10 +5,10 @@ export type PasswordStrength = 'invalid' | 'tooShort' | 'tooLong' | 'weak' | 'me
 const CLASSES = [/[a-z]/, /[A-Z]/, /\d/, /[\u0400-\u04FF\u0900-\u097F]/];
 
 /**
- * SPEC.md section 5: "too short" for 1 to 7 characters, "too long" above 32. In between, the more kinds
- * of characters (lower and upper case Latin, digits, Cyrillic or Devanagari) and the longer, the stronger.
- * Empty shows nothing. A character the rules refuse (a symbol, a space) grades nothing: the bar says
- * so rather than rate as strong a password the form is about to refuse.
+ * "Too short" for 1 to 7 characters, "too long" above 32. In between, the more kinds of characters
+ * (lower and upper case Latin, digits, Cyrillic or Devanagari) and the longer, the stronger. Empty
+ * shows nothing. A character the rules refuse (a symbol, a space) grades nothing: the bar says so
+ * rather than rate as strong a password the form is about to refuse.
  */
 export function passwordStrength(password: string): PasswordStrength | null {
   const length = password.length;

@@ -1,6 +1,6 @@
 import { matchPath } from 'react-router-dom';
 
-/** SPEC.md section 6: the pages only a signed-in customer sees; without a session they are Index. */
+/** The pages only a signed-in customer sees; without a session they are Index. */
 export const PROFILE_PATH = '/profile';
 const PRIVATE_PATHS = [PROFILE_PATH];
 

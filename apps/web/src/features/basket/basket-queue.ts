@@ -5,9 +5,9 @@ import { BASKET_QUEUE_STORAGE_KEY } from '../../lib/storage-keys.ts';
 export { BASKET_QUEUE_STORAGE_KEY };
 
 /**
- * SPEC.md sections 3 and 9: a signed-in customer's basket changes wait in local storage under
- * "basket send list" until they are sent with PATCH /basket. Every tab of the shop shares it, and one
- * tab at a time sends it (the lock in basket-sync.ts). Three parts:
+ * A signed-in customer's basket changes wait in local storage under "basket send list" until they are
+ * sent with PATCH /basket. Every tab of the shop shares it, and one tab at a time sends it (the lock in
+ * basket-sync.ts). Three parts:
  * - `merge`: the guest basket adopted at login, sent once with POST /basket/merge before any change;
  * - `inflight`: the batch being sent, with the flush id it keeps until the server has answered, so a
  *   retry (this tab's, or another tab's after this one closed) sends the same id and the server

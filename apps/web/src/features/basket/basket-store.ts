@@ -7,7 +7,7 @@ import { enqueueChanges } from './basket-queue.ts';
 
 export { BASKET_STORAGE_KEY };
 
-/** SPEC.md section 3 "Basket item": the product fields the basket shows, and `pivot.quantity`. */
+/** A basket line (docs/orders.md, "The basket"): the product fields the basket shows, and `pivot.quantity`. */
 export const BasketLineSchema = z.extend(
   z.pick(ProductSummarySchema, {
     id: true,
@@ -157,9 +157,9 @@ const lineMax = (line: { max_quantity?: number | undefined }) =>
   Math.min(BASKET_LINE_MAX, line.max_quantity ?? BASKET_LINE_MAX);
 
 /**
- * Sets the quantity of products in one step: the lines update at once (SPEC.md section 4: count and
- * total right away) and, for a customer, each product's change is queued for the server. A
- * quantity of 0 or less removes the line; none goes above the line's limit.
+ * Sets the quantity of products in one step: the lines update at once (count and total right away) and,
+ * for a customer, each product's change is queued for the server. A quantity of 0 or less removes the
+ * line; none goes above the line's limit.
  */
 function setQuantities(targets: readonly { product: BasketProduct; quantity: number }[]) {
   const state = getBasketState();
@@ -196,7 +196,7 @@ const basketProduct = (product: ProductSummary): BasketProduct => ({
   country_icon: product.country_icon,
 });
 
-/** Adds units of a product (one per Buy click, SPEC.md section 9). */
+/** Adds units of a product (one per Buy click). */
 export function addToBasket(product: ProductSummary, quantity: number = BASKET_ADD_QUANTITY) {
   setQuantities([{ product: basketProduct(product), quantity: quantityOf(product.id) + quantity }]);
 }
@@ -210,7 +210,7 @@ export function removeLine(line: BasketLine) {
   setQuantities([{ product: line, quantity: 0 }]);
 }
 
-/** SPEC.md section 4: delete-all decreases every line by its whole quantity. */
+/** Delete-all decreases every line by its whole quantity. */
 export function clearBasket() {
   setQuantities(getBasket().map((line) => ({ product: line, quantity: 0 })));
 }

@@ -22,8 +22,8 @@ import {
 } from './basket-store.ts';
 
 /**
- * The signed-in customer's basket sync (SPEC.md sections 4 and 9). Changes are applied to the stored
- * basket at once and queued (basket-queue.ts); this module sends the queue:
+ * The signed-in customer's basket sync. Changes are applied to the stored basket at once and queued
+ * (basket-queue.ts); this module sends the queue:
  * - after BASKET_FLUSH_IDLE_MS without a new change, at once when BASKET_FLUSH_MAX_CHANGES are
  *   queued, when the page is hidden and when it is left (keepalive requests, which outlive the page);
  * - from one tab at a time: the Web Locks API where the browser has it, else a lock in local storage
@@ -347,10 +347,10 @@ export function refreshBasket(): Promise<void> {
 }
 
 /**
- * Login and registration (SPEC.md section 4): the guest basket becomes the customer's. Its lines stay
- * on screen, and it is queued as one merge, sent before any change, with the merge id the guest copy
- * carries: a second login with the same copy sends the same id and the server adds it once. The
- * guest copy is gone from storage from here on; what remains is the customer's.
+ * Login and registration: the guest basket becomes the customer's. Its lines stay on screen, and it is
+ * queued as one merge, sent before any change, with the merge id the guest copy carries: a second login
+ * with the same copy sends the same id and the server adds it once. The guest copy is gone from storage
+ * from here on; what remains is the customer's.
  */
 export function adoptGuestBasket(owner: string) {
   const stored = readStoredBasket();

@@ -7,7 +7,7 @@ import { type BasketLine, getBasket } from './basket-store.ts';
 import { flushBasket } from './basket-sync.ts';
 import { basketTotals, getPromo } from './promo-store.ts';
 
-/** SPEC.md section 7: checkout is one of the analytics events, in GA4's begin_checkout shape. */
+/** Checkout is one of the analytics events, in GA4's begin_checkout shape. */
 function reportBeginCheckout(lines: readonly BasketLine[]) {
   const promo = getPromo();
   const { payMinor } = basketTotals(lines, promo);
@@ -45,9 +45,9 @@ function continueAfterLogin(go: (path: string) => void) {
 }
 
 /**
- * SPEC.md section 4 "Checkout from basket": a customer's queued changes are sent first, so the
- * checkout reads the basket they see, then the app goes to /checkout; a guest gets the auth modal
- * and, once logged in, the same. Resolves false when the basket could not be sent.
+ * Checkout from the basket: a customer's queued changes are sent first, so the checkout reads the
+ * basket they see, then the app goes to /checkout; a guest gets the auth modal and, once logged in, the
+ * same. Resolves false when the basket could not be sent.
  */
 export async function checkoutFromBasket(go: (path: string) => void): Promise<boolean> {
   if (!getToken()) {

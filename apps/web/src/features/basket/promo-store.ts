@@ -5,11 +5,10 @@ import type { BasketLine } from './basket-store.ts';
 import { basketTotalMinor, currentOwner, getBasket, subscribeBasket } from './basket-store.ts';
 
 /**
- * The promo code the customer applied (SPEC.md section 4): kept for this tab's visit (a reload of the
- * checkout keeps it), in the panel and on the checkout page alike, and only for the customer who
- * applied it. The discount shown is
- * recomputed from the current lines with the contract's rounding, on the lines the server said the
- * code applies to (a product added afterwards shows undiscounted until the code is applied again);
+ * The promo code the customer applied: kept for this tab's visit (a reload of the checkout keeps it),
+ * in the panel and on the checkout page alike, and only for the customer who applied it. The discount
+ * shown is recomputed from the current lines with the contract's rounding, on the lines the server said
+ * the code applies to (a product added afterwards shows undiscounted until the code is applied again);
  * the server recomputes it from the server basket when the order is made.
  */
 export interface AppliedPromo {
@@ -77,7 +76,7 @@ export function setPromo(result: PromoResult) {
   set({ owner, code: result.code, discount: result.discount, appliesTo: result.applies_to });
 }
 
-/** Undo: SPEC.md section 4, clears the code and the discount. */
+/** Undo: clears the code and the discount. */
 export const clearPromo = () => set(null);
 
 const subscribe = (listener: () => void) => {

@@ -1,2 +1,2 @@
-/** SPEC.md section 2: the checkout, shown without the category sidebar. */
+/** The checkout, shown without the category sidebar. */
 export const CHECKOUT_PATH = '/checkout';

@@ -9,8 +9,8 @@ import {
   TOPUP_MIN,
 } from '@store/contract';
 
-// The rules of SPEC.md section 5 for the store's own card form, as pure functions the form and
-// its tests share.
+// The rules for the store's own card form (docs/payments.md, "The card"), as pure functions the form
+// and its tests share.
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
@@ -23,7 +23,7 @@ export function maskCardNumber(input: string): string {
 
 export const cardNumberDigits = (masked: string) => digitsOf(masked);
 
-/** SPEC.md section 5: the number is accepted at 16 digits. */
+/** The number is accepted at 16 digits. */
 export const isCardNumberComplete = (masked: string) => cardNumberDigits(masked).length === CARD_NUMBER_DIGITS;
 
 /** The prefix POST /card-type is asked about: the first 8 digits, once they are typed. */
@@ -61,8 +61,9 @@ export interface Expiry {
 }
 
 /**
- * SPEC.md section 5: accepted only when all five characters are there, with a month of 1 to 12 and
- * a year of 00 to 99, both two digits; anything else is no expiry (the form clears it).
+ * The expiry (docs/payments.md, "The card"): accepted only when all five characters are there, with a
+ * month of 1 to 12 and a year of 00 to 99, both two digits; anything else is no expiry (the form clears
+ * it).
  */
 export function parseExpiry(masked: string): Expiry | null {
   const match = /^(\d{2})\/(\d{2})$/.exec(masked);
@@ -76,7 +77,7 @@ export function parseExpiry(masked: string): Expiry | null {
 /** CVV while typing: digits only, at most 3. */
 export const maskCvv = (input: string) => digitsOf(input).slice(0, 3);
 
-/** SPEC.md section 5: exactly 3 digits with a value of 100 to 999, otherwise cleared. */
+/** The CVV (docs/payments.md, "The card"): exactly 3 digits with a value of 100 to 999, otherwise cleared. */
 export function acceptCvv(value: string): string {
   if (!/^\d{3}$/.test(value)) return '';
   const number = Number(value);
@@ -86,7 +87,7 @@ export function acceptCvv(value: string): string {
 /** Top-up amount while typing: digits only, at most TOPUP_MAX_DIGITS characters. */
 export const maskTopUp = (input: string) => digitsOf(input).slice(0, TOPUP_MAX_DIGITS);
 
-/** SPEC.md sections 4 and 5: a top-up of at least TOPUP_MIN. */
+/** A top-up of at least TOPUP_MIN (docs/orders.md, "Orders"). */
 export const isTopUpValid = (value: string) => /^\d+$/.test(value) && Number(value) >= TOPUP_MIN;
 
 export interface CardFormState {
@@ -103,8 +104,8 @@ export interface CardFormState {
 }
 
 /**
- * SPEC.md section 4: submit is enabled only when every card field is filled, both consents are
- * ticked, the payment-data answer has arrived and, for a top-up, an amount is entered.
+ * Submit is enabled only when every card field is filled, both consents are ticked, the payment-data
+ * answer has arrived and, for a top-up, an amount is entered.
  */
 export function canSubmitCardForm(state: CardFormState): boolean {
   return (

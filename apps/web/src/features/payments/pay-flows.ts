@@ -32,7 +32,10 @@ declare global {
   }
 }
 
-/** The wait for the provider's word on an order, then its success (SPEC.md section 4's return). */
+/**
+ * The wait for the provider's word on an order, then its success (docs/payments.md, "How the browser
+ * goes on").
+ */
 const awaitOrder = (orderId: string, target: PayTarget) =>
   openPaymentDialog({ kind: 'processing', orderId, topUp: target.mode === 'balance' });
 
@@ -44,12 +47,12 @@ const refused = (error: unknown, orderId: string | undefined, target: PayTarget)
 };
 
 /**
- * SPEC.md section 4 "Card payment" through the provider's widget (the default card path): the order
- * is created, the widget opened with the request POST /payment answers. On success the order's
- * status is awaited (the user refreshed, the basket reloaded, the success modal); a close after a
- * failure (PAY_WIDGET:CLOSE_AFTER_FAIL) is the error path, any other close just closes. A declined
- * attempt alone changes nothing: the customer may try another card in the widget. An order paid or
- * being paid already (409 payment.underWay) is followed rather than paid again.
+ * A card payment through the provider's widget, the default card path (docs/payments.md, "How the
+ * browser goes on"): the order is created, the widget opened with the request POST /payment answers. On
+ * success the order's status is awaited (the user refreshed, the basket reloaded, the success modal); a
+ * close after a failure (PAY_WIDGET:CLOSE_AFTER_FAIL) is the error path, any other close just closes. A
+ * declined attempt alone changes nothing: the customer may try another card in the widget. An order
+ * paid or being paid already (409 payment.underWay) is followed rather than paid again.
  */
 export async function payWithWidget(target: PayTarget): Promise<void> {
   openPaymentDialog({ kind: 'processing' });
@@ -80,8 +83,9 @@ export async function payWithWidget(target: PayTarget): Promise<void> {
 }
 
 /**
- * SPEC.md section 4 through the provider's hosted page: the order is created and the browser posts
- * the store's signed `Request` to the page, which sends it back to Index with paymentConfirmOrder.
+ * Paying through the provider's hosted page (docs/payments.md, "How the browser goes on"): the order is
+ * created and the browser posts the store's signed `Request` to the page, which sends it back to Index
+ * with paymentConfirmOrder.
  */
 export async function payOnHostedPage(target: PayTarget): Promise<void> {
   openPaymentDialog({ kind: 'processing' });

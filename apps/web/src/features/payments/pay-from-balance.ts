@@ -14,14 +14,14 @@ const balanceRefused = (error: unknown, key: string) =>
   error instanceof ApiError && (error.fieldErrors.balance ?? []).includes(key);
 
 /**
- * SPEC.md section 4 "Pay from balance": a balance below the basket's total opens the
- * insufficient-funds modal; otherwise the order is made (`?type=spending`, with the applied promo
- * code) and paid from the balance, the basket reloaded, the user refreshed a little later (the
- * balance shown in the header and profile), and the success modal shown. The server checks the
- * balance again, so a balance spent in another tab meanwhile also ends in the insufficient-funds
- * modal. An account that owes the store (`owed_minor`: a top-up given back after it was spent) is
- * refused any spend until a top-up has paid the debt: the same modal, saying so, whose top-up covers
- * the debt and the order. Anything else ends in the payment error modal.
+ * Paying from the balance (docs/orders.md, "Paying from the balance"): a balance below the basket's
+ * total opens the insufficient-funds modal; otherwise the order is made (`?type=spending`, with the
+ * applied promo code) and paid from the balance, the basket reloaded, the user refreshed a little later
+ * (the balance shown in the header and profile), and the success modal shown. The server checks the
+ * balance again, so a balance spent in another tab meanwhile also ends in the insufficient-funds modal.
+ * An account that owes the store (`owed_minor`: a top-up given back after it was spent) is refused any
+ * spend until a top-up has paid the debt: the same modal, saying so, whose top-up covers the debt and
+ * the order. Anything else ends in the payment error modal.
  */
 export async function payFromBalance(): Promise<void> {
   const lines = getBasket();

@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { PAYMENT_DIALOG_EVENT } from './payment-host-signal.ts';
 
-/** Whose money a payment moves: the basket's price (SPEC.md's purchase) or a top-up of the balance. */
+/** Whose money a payment moves: the basket's price (a purchase) or a top-up of the balance. */
 export type PaymentMode = 'purchase' | 'balance';
 
-/** The payment dialogs of SPEC.md section 2, one at a time. */
+/** The payment dialogs, one at a time. */
 export type PaymentDialog =
   /** `amount`: a top-up's amount to start from (the shortfall the insufficient-funds dialog named). */
   | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined }

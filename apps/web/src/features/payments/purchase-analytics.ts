@@ -23,9 +23,9 @@ function readReported(): string[] {
 }
 
 /**
- * SPEC.md section 7: the purchase event, in GA4's shape with shipping 0, once per order. The ids
- * reported live in local storage, so reloading the confirmation page, or reaching it in a second
- * tab, does not count the sale twice. Returns whether this call reported it.
+ * The purchase event, in GA4's shape with shipping 0, once per order. The ids reported live in local
+ * storage, so reloading the confirmation page, or reaching it in a second tab, does not count the sale
+ * twice. Returns whether this call reported it.
  */
 export function reportPurchaseOnce(
   order: { id: string; value: number; currency: string; coupon?: string | undefined },

@@ -83,9 +83,10 @@ export function goWithParams(url: string, params: Record<string, string>) {
 }
 
 /**
- * SPEC.md section 4 "Own card form": 3DS posts PaReq, MD and TermUrl to the redirect URL;
- * 3DS_REDIRECT goes to redirectUrl with redirectParams by redirectMethod. Either way the browser
- * comes back to Index with paymentConfirmOrder. Returns whether the browser is being sent away.
+ * The own card form's 3-D Secure steps (docs/payments.md, "How the browser goes on"): 3DS posts PaReq,
+ * MD and TermUrl to the redirect URL; 3DS_REDIRECT goes to redirectUrl with redirectParams by
+ * redirectMethod. Either way the browser comes back to Index with paymentConfirmOrder. Returns whether
+ * the browser is being sent away.
  */
 export function followCardChallenge(answer: PaymentResponse): boolean {
   if (answer.status === '3DS') {
@@ -100,7 +101,10 @@ export function followCardChallenge(answer: PaymentResponse): boolean {
   return false;
 }
 
-/** SPEC.md section 4: the hosted page, its signed `Request` posted in the hidden field. */
+/**
+ * The hosted page, its signed `Request` posted in the hidden field (docs/payments.md, "How the browser
+ * goes on").
+ */
 export async function goToHostedPage(orderId: string) {
   const page = await initializeHostedPage({ orderId, token: attemptToken() });
   submitForm(page.action, page.fields, page.method);

@@ -8,8 +8,8 @@ export const USER_QUERY_KEY = ['user'] as const;
 
 /**
  * GET /user. An answer that says the token is no good (401, or any other refusal short of rate
- * limiting) ends the session, as SPEC.md section 4 asks; a server or network failure keeps it, since
- * it says nothing about the token.
+ * limiting) ends the session; a server or network failure keeps it, since it says nothing about the
+ * token.
  */
 export async function getUser(signal?: AbortSignal): Promise<User> {
   try {

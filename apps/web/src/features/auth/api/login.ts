@@ -8,9 +8,9 @@ import { storeUser } from './get-user.ts';
 export const login = (body: LoginRequest) => apiSend('POST', '/login', body, AuthResponseSchema);
 
 /**
- * SPEC.md section 4: success stores the token and the user; failure removes the token. The guest
- * basket is merged into the server basket before the login counts as done, so whatever comes next
- * (the profile, the checkout) sees the merged basket.
+ * Success stores the token and the user; failure removes the token. The guest basket is merged into the
+ * server basket before the login counts as done, so whatever comes next (the profile, the checkout)
+ * sees the merged basket.
  */
 export const useLogin = () =>
   useMutation({

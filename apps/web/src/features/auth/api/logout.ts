@@ -4,7 +4,7 @@ import { clearSession } from '../../../lib/session-store.ts';
 import { flushBasket } from '../../basket/basket-sync.ts';
 import { USER_QUERY_KEY } from './get-user.ts';
 
-/** Basket changes still queued are sent while the token works; logging out clears them (SPEC.md section 4). */
+/** Basket changes still queued are sent while the token works; logging out clears them. */
 export async function logout() {
   await flushBasket();
   await apiSend('POST', '/logout');

@@ -8,7 +8,7 @@ import { storeUser } from './get-user.ts';
 
 export const register = (body: RegisterRequest) => apiSend('POST', '/register', body, AuthResponseSchema);
 
-/** SPEC.md section 7: registration is one of the analytics events the store reports. */
+/** Registration is one of the analytics events the store reports. */
 const reportSignUp = () => pushAnalytics({ event: 'sign_up', method: 'email' });
 
 export const useRegister = () =>
@@ -23,7 +23,7 @@ export const useRegister = () =>
       await refreshBasket();
     },
     onError: (error) => {
-      // SPEC.md section 8: failures other than field errors and rate limiting remove the stored token.
+      // Failures other than field errors and rate limiting (docs/api.md, "Errors") remove the stored token.
       if (!(error instanceof ApiError && (error.status === 422 || error.status === 429))) clearSession();
     },
   });

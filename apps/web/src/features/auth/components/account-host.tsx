@@ -16,8 +16,8 @@ const refreshSession = () => import('../api/get-user.ts').then((module) => modul
 
 /**
  * Part of the first page load, so it only decides when the account code is needed:
- * - SPEC.md section 4: on load and on window focus a stored token is checked against GET /user, and a
- *   session that is gone (here, after logout, or in another tab) leaves a private route for Index;
+ * - on load and on window focus a stored token is checked against GET /user, and a session that is gone
+ *   (here, after logout, or in another tab) leaves a private route for Index;
  * - the dialogs chunk loads when a dialog is asked for, or an emailed link (a parameter on Index, or
  *   one of the overlay paths on home) is open.
  */

@@ -14,7 +14,7 @@ import styles from './modal.module.css';
 import { Modal } from './modal.tsx';
 import { RegisterForm } from './register-form.tsx';
 
-/** SPEC.md section 4: tab 1 logs in (then the profile), tab 2 registers (then a success modal). */
+/** Tab 1 logs in (then the profile), tab 2 registers (then a success modal). */
 export function AuthModal({ tab, stay }: { tab: AuthTab; stay: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

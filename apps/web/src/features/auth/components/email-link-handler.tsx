@@ -11,10 +11,10 @@ import { useLoginFirst } from '../hooks/use-login-first.ts';
 const handled = new Set<string>();
 
 /**
- * SPEC.md section 4, "Email-link parameters" on Index: accountToken activates the account,
- * emailToken confirms an email change, passwordToken a password change. The last two act on the
- * signed-in customer, so a signed-out visitor logs in first. The parameter leaves the URL once
- * handled (or given up), so a reload does not spend it again.
+ * The emailed links' parameters on Index: accountToken activates the account, emailToken confirms an
+ * email change, passwordToken a password change. The last two act on the signed-in customer, so a
+ * signed-out visitor logs in first. The parameter leaves the URL once handled (or given up), so a
+ * reload does not spend it again.
  */
 export function EmailLinkHandler() {
   const [params, setParams] = useSearchParams();

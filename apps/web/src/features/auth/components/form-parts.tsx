@@ -38,7 +38,7 @@ interface FieldProps {
   children: (control: ControlProps) => ReactNode;
 }
 
-/** A label, the control, and the first error under it (SPEC.md section 4). */
+/** A label, the control, and the first error under it. */
 export function Field({ label, error, hint, children }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -59,12 +59,12 @@ export function Field({ label, error, hint, children }: FieldProps) {
   );
 }
 
-/** An email address input with SPEC.md's length limit. */
+/** An email address input, at most EMAIL_MAX characters. */
 export function EmailInput(props: ComponentProps<'input'>) {
   return <input type="email" autoComplete="email" maxLength={EMAIL_MAX} className={styles.input} {...props} />;
 }
 
-/** A password input with a show/hide toggle; `strength` adds SPEC.md's strength bar under it. */
+/** A password input with a show/hide toggle; `strength` adds the strength bar under it. */
 export function PasswordInput({
   strength,
   ...props

@@ -31,7 +31,7 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
     }
   });
 
-  // SPEC.md section 5 has its own words for an empty login password.
+  // An empty login password gets a message of its own.
   const passwordError =
     errors.password?.message === ErrorKeys.requiredField ? t('auth.passwordEmpty') : message(errors.password?.message);
 

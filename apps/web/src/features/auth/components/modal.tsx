@@ -21,8 +21,8 @@ interface ModalProps {
 }
 
 /**
- * SPEC.md section 2's generic modal: close button, closes on an outside click only at 769 px and wider,
- * locks the page scroll (Radix does), keeps focus inside and, once closed, returns it to what opened it.
+ * The generic modal: close button, closes on an outside click only at 769 px and wider, locks the page
+ * scroll (Radix does), keeps focus inside and, once closed, returns it to what opened it.
  */
 export function Modal({
   open,

@@ -8,7 +8,7 @@ import { Modal } from './modal.tsx';
 
 const MAIL_NOTICES: readonly AccountNotice[] = ['registered', 'resetSent'];
 
-/** The one-button success dialogs of SPEC.md section 2, and the one for a dead emailed link. */
+/** The one-button success dialogs, and the one for a dead emailed link. */
 export function NoticeModal({ notice, onClose }: { notice: AccountNotice; onClose: () => void }) {
   const { t } = useTranslation();
   const failed = notice === 'linkInvalid' || notice === 'linkUsed';

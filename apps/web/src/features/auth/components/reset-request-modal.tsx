@@ -11,8 +11,8 @@ import { Modal } from './modal.tsx';
 const FIELDS = ['email'] as const;
 
 /**
- * The password-reset email request. SPEC.md section 5: a valid address of at most 128 characters;
- * the button stays disabled while the field is empty or invalid.
+ * The password-reset email request: a valid address of at most 128 characters; the button stays
+ * disabled while the field is empty or invalid.
  */
 export function ResetRequestModal({ onClose, onSent }: { onClose: () => void; onSent: () => void }) {
   const { t } = useTranslation();
@@ -27,7 +27,7 @@ export function ResetRequestModal({ onClose, onSent }: { onClose: () => void; on
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
   // Said once the visitor has left the field, not at the first keystroke of an address.
   const showError = Boolean(errors.email) && (touchedFields.email || isSubmitted);
-  // SPEC.md section 5 has its own words for a malformed address here; the server's keys keep theirs.
+  // A malformed address gets a message of its own here; the server's keys keep theirs.
   const emailError = errors.email?.type === 'server' ? message(errors.email.message) : t('auth.reset.invalidEmail');
 
   const submit = form.handleSubmit(async (values) => {

@@ -5,9 +5,9 @@ import { rateLimitText } from '../../../lib/rate-limit-text.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 
 /**
- * SPEC.md section 8 for forms: a 422 puts each field's first message key under that field; a 429
- * shows a dismissible banner in the interface language with how long to wait, and any other failure
- * the server's text (or a generic text).
+ * The API's errors (docs/api.md, "Errors") in forms: a 422 puts each field's first message key under
+ * that field; a 429 shows a dismissible banner in the interface language with how long to wait, and any
+ * other failure the server's text (or a generic text).
  */
 export function useServerErrors<T extends FieldValues>(setError: UseFormSetError<T>, fields: readonly Path<T>[]) {
   const { t, i18n } = useTranslation();

@@ -3,8 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiSend, toSearch } from '../../../lib/api-client.ts';
 
 /**
- * POST /promocode/?price={n}&code={code} (SPEC.md section 7). `price` is the total the customer sees;
- * the server computes the discount from the server basket and says which lines it applies to.
+ * POST /promocode/?price={n}&code={code} (docs/orders.md, "Promo codes"). `price` is the total the
+ * customer sees; the server computes the discount from the server basket and says which lines it
+ * applies to.
  */
 export const applyPromoCode = ({ code, totalMinor }: { code: string; totalMinor: number }) =>
   apiSend(

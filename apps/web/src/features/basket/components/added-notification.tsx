@@ -12,7 +12,7 @@ interface AddedNotificationProps {
   onClosed: () => void;
 }
 
-/** SPEC.md section 2 "Basket": the product was added; an open-basket button for 3.5 seconds. */
+/** The product was added; an open-basket button for 3.5 seconds. */
 export default function AddedNotification({ product, onOpenBasket, onClosed }: AddedNotificationProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(true);

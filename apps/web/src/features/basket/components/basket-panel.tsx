@@ -26,7 +26,7 @@ import { BasketTotal } from './basket-total.tsx';
 import { CappedNotes } from './capped-notes.tsx';
 import { PromoField } from './promo-field.tsx';
 
-/** SPEC.md section 9: below this width an outside tap does not close the panel. */
+/** Below this width an outside tap does not close the panel. */
 const OUTSIDE_CLOSE_QUERY = `(min-width: ${BREAKPOINTS.outsideClick}px)`;
 
 interface BasketPanelProps {
@@ -94,10 +94,9 @@ function BasketLineItem({ line, onNavigate }: { line: BasketLine; onNavigate: ()
 }
 
 /**
- * SPEC.md sections 2 and 4, the slide-in basket: lines with + / − and remove, delete all, the promo
- * code, the total, and checkout. Count and total follow every change at once; the page behind
- * does not scroll while it is open; focus moves in when it opens and back to the opener when it
- * closes.
+ * The slide-in basket: lines with + / − and remove, delete all, the promo code, the total, and
+ * checkout. Count and total follow every change at once; the page behind does not scroll while it is
+ * open; focus moves in when it opens and back to the opener when it closes.
  */
 export default function BasketPanel({ open, onOpenChange, returnFocus }: BasketPanelProps) {
   const { t } = useTranslation();

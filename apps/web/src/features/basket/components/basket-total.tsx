@@ -9,9 +9,9 @@ import { type AppliedPromo, basketTotals } from '../promo-store.ts';
 import styles from './basket-total.module.css';
 
 /**
- * The total; with a promo code, SPEC.md section 4's applied state: the original struck through and
- * the discounted total, recomputed from the lines on every change. In a language with a display
- * rate, what is charged in BRL and about how much that is in the language's currency.
+ * The total; with a promo code, the applied state: the original struck through and the discounted
+ * total, recomputed from the lines on every change. In a language with a display rate, what is charged
+ * in BRL and about how much that is in the language's currency.
  */
 export function BasketTotal({
   lines,

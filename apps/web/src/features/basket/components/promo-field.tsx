@@ -19,10 +19,9 @@ interface PromoFieldProps {
 }
 
 /**
- * SPEC.md sections 4, 5, 6 and 8: the code can be sent from PROMO_CODE_MIN characters; once applied,
- * the code and its percent show with an undo. A guest is asked to log in; a refused code gets the
- * invalid-promo-code message and the server's reason; too many tries show the server's own text in
- * a notification that can be dismissed.
+ * The code can be sent from PROMO_CODE_MIN characters; once applied, the code and its percent show with
+ * an undo. A guest is asked to log in; a refused code gets the invalid-promo-code message and the
+ * server's reason; too many tries show the server's own text in a notification that can be dismissed.
  */
 export function PromoField({ lines, onLogin }: PromoFieldProps) {
   const { t, i18n } = useTranslation();

@@ -2,7 +2,10 @@ import { REVIEW_PAGE_SIZE, ReviewsResponseSchema } from '@store/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet, segment } from '../../../lib/api-client.ts';
 
-/** Reviews of a product; `page` counts from 1 and is sent as the offset SPEC.md names. */
+/**
+ * Reviews of a product (docs/api.md, "Catalogue and search"); `page` counts from 1 and is sent as an
+ * offset.
+ */
 export const getReviews = (productId: number, page: number, signal?: AbortSignal) =>
   apiGet(`/products/feedbacks/${segment(productId)}`, ReviewsResponseSchema, {
     params: { offset: (page - 1) * REVIEW_PAGE_SIZE },

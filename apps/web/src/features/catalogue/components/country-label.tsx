@@ -5,8 +5,8 @@ import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 
 /**
- * A country's name in the interface language. Regions (a null name in the data, SPEC.md section 3)
- * such as EU or GLOBAL have their own translations.
+ * A country's name in the interface language. Regions (a null name in the data) such as EU or GLOBAL
+ * have their own translations.
  */
 export function useCountryName() {
   const { t, i18n } = useTranslation();

@@ -13,7 +13,7 @@ interface PriceRangeFilterProps {
   /** The applied bounds; undefined means open on that side. */
   minPrice?: number;
   maxPrice?: number;
-  /** The listing's price ceiling (SPEC.md "price range with a base maximum"). */
+  /** The listing's price ceiling: the range's base maximum. */
   baseMax: number;
   currency: string;
   onCommit: (bounds: PriceBounds) => void;
@@ -23,7 +23,7 @@ interface PriceRangeFilterProps {
 export const sliderMax = (baseMax: number) =>
   Math.max(PRICE_SLIDER_STEP, Math.ceil(baseMax / PRICE_SLIDER_STEP) * PRICE_SLIDER_STEP);
 
-/** Digits only, at most six of them (SPEC.md section 5). */
+/** Digits only, at most six of them. */
 export const priceDigits = (text: string) => text.replace(/\D/g, '').slice(0, PRICE_FILTER_MAX_DIGITS);
 
 /**

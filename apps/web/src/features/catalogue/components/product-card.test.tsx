@@ -32,7 +32,7 @@ describe('ProductCard', () => {
     expect(container.querySelector('img[src="/static/countries/US.svg"]')).toBeInTheDocument();
     expect(screen.getByTestId('card-country')).toHaveTextContent('United States');
     expect(screen.getByRole('heading', { name: 'Steam Gift Card 50 USD' })).toBeInTheDocument();
-    // Thousands are separated by a space in every language (SPEC.md section 9).
+    // Thousands are separated by a space in every language (docs/currency.md, "Numbers in every language").
     expect(screen.getByTestId('price')).toHaveTextContent(/^BRL\s1\s234\.50$/);
   });
 

@@ -16,7 +16,7 @@ export interface ProductCardProps {
   headingLevel?: 2 | 3;
 }
 
-/** SPEC.md section 2 "Category listing": cover, cover text, country icon, name, price, More details, Buy. */
+/** A listing's card: cover, cover text, country icon, name, price, More details, Buy. */
 export function ProductCard({ product, onBuy, eager, headingLevel = 2 }: ProductCardProps) {
   const Name = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();

@@ -27,8 +27,8 @@ export interface ProductFiltersProps {
 const withoutPage = ({ page: _page, ...rest }: ListingFilters): ListingFilters => rest;
 
 /**
- * Price range, country, category and sort of a listing (SPEC.md section 2). The component only reports
- * changes; the page keeps them in its URL.
+ * Price range, country, category and sort of a listing. The component only reports changes; the page
+ * keeps them in its URL.
  */
 export function ProductFilters({
   value,

@@ -8,7 +8,10 @@ import { BackInStockForm } from './back-in-stock-form.tsx';
 import { useCountryName } from './country-label.tsx';
 import styles from './purchase-box.module.css';
 
-/** The ways to pay the checkout offers (SPEC.md section 1), named on the product page before buying. */
+/**
+ * The ways to pay the checkout offers (docs/payments.md, "The provider port"), named on the product
+ * page before buying.
+ */
 export const PAYMENT_METHODS = ['card', 'transfer', 'upi', 'balance'] as const;
 
 /** At most what is in stock and what one basket line holds. */

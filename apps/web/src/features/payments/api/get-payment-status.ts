@@ -11,7 +11,7 @@ export const paymentStatusQueryOptions = (orderId: string) =>
     queryKey: ['payment-status', orderId],
     queryFn: ({ signal }) => getPaymentStatus(orderId, signal),
     staleTime: 0,
-    // SPEC.md section 4: polled every second while the provider has not answered.
+    // Polled every second while the provider has not answered (docs/payments.md, "How the browser goes on").
     refetchInterval: (query) => (query.state.data?.status === 'init' || query.state.error ? PAYMENT_POLL_MS : false),
     retry: false,
   });

@@ -10,8 +10,9 @@ import {
 } from '@store/contract';
 import { apiSend } from '../../../lib/api-client.ts';
 
-// SPEC.md section 7's payment calls the browser makes. The bodies are typed as the contract's
-// parsed shapes (what the server reads them as); the card's month and year go as numbers.
+// The payment calls the browser makes (docs/payments.md, "The store's payment calls"). The bodies are
+// typed as the contract's parsed shapes (what the server reads them as); the card's month and year go
+// as numbers.
 
 /** POST /payment: without card fields the widget's request, with them the provider's answer. */
 export const startPayment = (body: PaymentBody) => apiSend('POST', '/payment', body, PaymentResponseSchema);

@@ -39,13 +39,13 @@ interface CardFormProps {
   payMinor: number;
   /** A top-up's amount chosen before the form opened. */
   initialAmount?: number | undefined;
-  /** Both consents were given with the method (SPEC.md section 5): the form starts with them ticked. */
+  /** Both consents were given with the method: the form starts with them ticked. */
   consented?: boolean | undefined;
 }
 
 /**
- * Charges the card (SPEC.md section 4 "Own card form"): a purchase first makes its order (POST
- * /orders/create), a top-up names its value; POST /payment answers success (the order's status is
+ * Charges the card (docs/payments.md, "How the browser goes on"): a purchase first makes its order
+ * (POST /orders/create), a top-up names its value; POST /payment answers success (the order's status is
  * then awaited behind the processing modal), failed, or a 3-D Secure step the browser is sent to.
  * A 409 payment.underWay (a second press, a payment already made in another tab) charges nothing:
  * the order is followed as paid. Resolves whether the attempt failed here.
@@ -120,9 +120,9 @@ export function CardPayment(props: CardFormProps) {
 }
 
 /**
- * SPEC.md section 4's own card form ("Оплата картой"): the fields of section 5 with their masks and
- * clearing rules, the brand looked up once per 8-digit prefix, both consents, the top-up amount for
- * a top-up, and submit enabled only when all of that holds. Submitting charges the card.
+ * The store's own card form ("Оплата картой"): the card fields with their masks and clearing rules, the
+ * brand looked up once per 8-digit prefix, both consents, the top-up amount for a top-up, and submit
+ * enabled only when all of that holds. Submitting charges the card.
  */
 export function CardForm({
   mode,
@@ -274,7 +274,7 @@ export function CardForm({
             maxLength={5}
             value={expiry}
             onChange={(event) => setExpiry(maskExpiry(event.target.value))}
-            // SPEC.md section 5: an expiry that is not whole and valid is cleared.
+            // An expiry that is not whole and valid is cleared.
             onBlur={() => {
               if (!parseExpiry(expiry)) setExpiry('');
             }}

@@ -12,8 +12,8 @@ export const NO_CONSENT: ConsentState = { offer: false, refund: false };
 export const hasConsented = (consent: ConsentState) => consent.offer && consent.refund;
 
 /**
- * SPEC.md section 5's consents, both required before paying by any method: the privacy policy and
- * the public offer, and that digital goods are not refunded once delivered.
+ * The consents, both required before paying by any method: the privacy policy and the public offer, and
+ * that digital goods are not refunded once delivered.
  */
 export function Consents({ value, onChange }: { value: ConsentState; onChange: (next: ConsentState) => void }) {
   const { t } = useTranslation();

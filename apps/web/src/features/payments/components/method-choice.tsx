@@ -14,9 +14,9 @@ import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { type ConsentState, Consents, hasConsented, NO_CONSENT } from './consents.tsx';
 
 /**
- * SPEC.md section 1's payment methods: a bank card through the provider's widget (the default card
- * path, SPEC.md section 4), the store's own card form or the provider's hosted page; an instant bank
- * transfer by QR code; UPI; the balance. A top-up cannot be paid from the balance it tops up.
+ * The payment methods (docs/payments.md, "The provider port"): a bank card through the provider's
+ * widget (the default card path), the store's own card form or the provider's hosted page; an instant
+ * bank transfer by QR code; UPI; the balance. A top-up cannot be paid from the balance it tops up.
  */
 export const PAYMENT_METHODS = ['card', 'cardForm', 'hosted', 'transfer', 'upi', 'balance'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -46,8 +46,8 @@ async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: num
 
 /**
  * The choice of payment method, on /checkout and in the payment method modal; for a top-up, its
- * amount first (SPEC.md section 5: at least 100, at most 7 characters). Both consents of SPEC.md
- * section 5 are given here, before paying by any method.
+ * amount first (at least 100, at most 7 characters). Both consents are given here, before paying by
+ * any method.
  */
 export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initialAmount?: number | undefined }) {
   const { t } = useTranslation();

@@ -31,7 +31,7 @@ const onClosed = (close: () => void) => (open: boolean) => {
   if (!open) close();
 };
 
-/** SPEC.md section 2: "Payment method selection (title Pay, or Top up for balance)". */
+/** The payment method selection, titled Pay, or Top up for the balance. */
 function MethodsDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
   const { t } = useTranslation();
   const title = mode === 'balance' ? t('payment.methods.topUpTitle') : t('payment.methods.title');
@@ -50,9 +50,10 @@ function MethodsDialog({ mode, amount }: { mode: PaymentMode; amount?: number | 
 }
 
 /**
- * SPEC.md section 8: "Insufficient balance: modal Недостаточно средств with Top up balance". An
- * account that owes the store (a top-up given back after it was spent) gets the same modal with the
- * debt's own title and text: the server spends nothing from the balance until a top-up has paid it.
+ * A short balance (docs/orders.md, "Paying from the balance"): the modal Недостаточно средств with Top
+ * up balance. An account that owes the store (a top-up given back after it was spent) gets the same
+ * modal with the debt's own title and text: the server spends nothing from the balance until a top-up
+ * has paid it.
  */
 function InsufficientDialog({ shortMinor, owedMinor }: { shortMinor: number; owedMinor?: number | undefined }) {
   const { t } = useTranslation();
@@ -96,7 +97,7 @@ function InsufficientDialog({ shortMinor, owedMinor }: { shortMinor: number; owe
   );
 }
 
-/** SPEC.md section 2: payment success, with links to the profile; and the balance top-up success. */
+/** Payment success, with links to the profile; and the balance top-up success. */
 function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp?: boolean }) {
   const { t } = useTranslation();
   const key = topUp ? 'payment.topUpSuccess' : 'payment.success';
@@ -128,8 +129,7 @@ function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp
 }
 
 /**
- * SPEC.md section 4 "Payment error modal": Try again reopens the payment choice on Index; closing it
- * goes home.
+ * The payment error modal: Try again reopens the payment choice on Index; closing it goes home.
  */
 function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) {
   const { t } = useTranslation();
@@ -165,7 +165,7 @@ function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) 
   );
 }
 
-/** SPEC.md section 2's card payment modal ("Оплата картой"). */
+/** The card payment modal ("Оплата картой"). */
 function CardDialog({
   mode,
   amount,

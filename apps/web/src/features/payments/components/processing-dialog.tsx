@@ -19,9 +19,10 @@ const isFinal = (error: unknown) =>
   error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
 
 /**
- * SPEC.md section 4 "Return from payment": the order's status is polled every second; `init` keeps
- * this dialog open, `error` opens the error modal, anything else is a success: the basket reloaded,
- * the shopper on Index with the success modal (the top-up's own for a top-up).
+ * The return from a payment (docs/payments.md, "How the browser goes on"): the order's status is polled
+ * every second; `init` keeps this dialog open, `error` opens the error modal, anything else is a
+ * success: the basket reloaded, the shopper on Index with the success modal (the top-up's own for a
+ * top-up).
  */
 export function useReturnStatus(orderId: string, topUp: boolean) {
   const navigate = useNavigate();
@@ -54,8 +55,8 @@ function ReturnPoller({ orderId, topUp }: { orderId: string; topUp: boolean }) {
 }
 
 /**
- * SPEC.md section 2 "Payment processing": the text to wait and not close the browser, and no close
- * button; Escape and an outside click do not close it either.
+ * The payment processing dialog: the text to wait and not close the browser, and no close button;
+ * Escape and an outside click do not close it either.
  */
 export function ProcessingDialog({ orderId, topUp }: { orderId?: string | undefined; topUp: boolean }) {
   const { t } = useTranslation();

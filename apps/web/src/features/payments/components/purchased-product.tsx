@@ -61,8 +61,8 @@ const steps = (text: string) =>
     .filter(Boolean);
 
 /**
- * A purchased product with its codes and activation steps. SPEC.md section 2's Instructions
- * behaviour: asking for the steps scrolls smoothly to them.
+ * A purchased product with its codes and activation steps; asking for the steps scrolls smoothly to
+ * them.
  */
 export function PurchasedProductCard({ product }: { product: PurchasedProduct }) {
   const { t } = useTranslation();

@@ -13,7 +13,7 @@ const pageOf = (value: string | null) => {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 };
 
-/** SPEC.md section 1: the customer's purchased products with their codes, searched and paged. */
+/** The customer's purchased products with their codes, searched and paged (docs/orders.md, "Delivery"). */
 export function Purchases() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();

@@ -11,7 +11,10 @@ import cardStyles from './card-form.module.css';
 import { useReturnStatus } from './processing-dialog.tsx';
 import styles from './qr-dialog.module.css';
 
-/** SPEC.md section 5: a CPF is exactly 11 characters; the form takes its digits. */
+/**
+ * A CPF is exactly 11 characters (docs/payments.md, "The store's payment calls"); the form takes its
+ * digits.
+ */
 export const CPF_DIGITS = 11;
 
 /** Hour and minute, in the form of the language (24-hour in Hindi, as formatDateTime). */
@@ -94,8 +97,8 @@ function QrCode({
 }
 
 /**
- * SPEC.md section 2's instant bank transfer: the payer's CPF (a PIX payment names its payer), then
- * the QR code with its pay link and the code to copy, while the order's status is awaited.
+ * The instant bank transfer: the payer's CPF (a PIX payment names its payer), then the QR code with its
+ * pay link and the code to copy, while the order's status is awaited.
  */
 export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
   const { t } = useTranslation();

@@ -3,10 +3,10 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { openPaymentDialog } from '../payment-ui-store.ts';
 
 /**
- * SPEC.md section 4, the parameters on Index after a payment page: `paymentConfirmOrder` polls the
- * order's status behind the processing modal, `paymentConfirmBalance` does the same for a top-up,
- * and `showModal=success|error` opens that modal. The parameters are then dropped from the address,
- * so a reload does not start it again.
+ * The parameters on Index after a payment page (docs/payments.md, "How the browser goes on"):
+ * `paymentConfirmOrder` polls the order's status behind the processing modal, `paymentConfirmBalance`
+ * does the same for a top-up, and `showModal=success|error` opens that modal. The parameters are then
+ * dropped from the address, so a reload does not start it again.
  */
 export function ReturnHandler() {
   const { search } = useLocation();

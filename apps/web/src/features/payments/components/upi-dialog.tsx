@@ -20,8 +20,8 @@ const PHONE = /^\+?[\d\s()-]{5,20}$/;
 const UPI_ID = /^[\w.-]{2,256}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
 
 /**
- * SPEC.md section 5's checkout form messages: every field is required; the email and the phone must
- * also look like one. Returns the message key of each field that fails.
+ * The checkout form messages: every field is required; the email and the phone must also look like one.
+ * Returns the message key of each field that fails.
  */
 export function upiErrors(values: UpiValues): Partial<Record<UpiField, string>> {
   const errors: Partial<Record<UpiField, string>> = {};
@@ -57,9 +57,9 @@ function returnUrls(orderId: string, mode: PaymentMode) {
 }
 
 /**
- * SPEC.md section 2's UPI payment: the payer's details with the checkout form messages, then the
- * provider's page, which returns to Index (success, the status awaited), /payment-error (decline)
- * or where the payment started (cancel).
+ * The UPI payment: the payer's details with the checkout form messages, then the provider's page, which
+ * returns to Index (success, the status awaited), /payment-error (decline) or where the payment started
+ * (cancel).
  */
 export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
   const { t } = useTranslation();

@@ -36,9 +36,9 @@ export interface SearchBoxProps {
 }
 
 /**
- * SPEC.md section 2 "Search": 68 characters at most, hints after 400 ms of quiet, Enter searches, a
- * clear button. A hint with an article opens the product; a hint by name searches for its text; an
- * empty search goes home.
+ * The search box: 68 characters at most, hints after 400 ms of quiet, Enter searches, a clear button. A
+ * hint with an article opens the product; a hint by name searches for its text; an empty search goes
+ * home.
  */
 export function SearchBox({ autoFocus, onNavigated, handoff }: SearchBoxProps) {
   const { t } = useTranslation();
