@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type NotificationHandlers, Prisma } from '@store/db';
+import { type NotificationHandlers, prismaQueryable, qb } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '../shared/errors.ts';
@@ -38,8 +38,18 @@ async function liveSession(expiresInMs = HOUR_MS) {
 /** Revokes a session with the database's triggers off: nobody is told, as if a notice were lost. */
 async function revokeUnheard(sessionId: string) {
   await database.sql.transaction(async (tx) => {
-    await tx.execute(Prisma.sql`SET LOCAL session_replication_role = replica`);
-    await tx.execute(Prisma.sql`UPDATE sessions SET revoked_at = now() WHERE id = ${sessionId}::uuid`);
+    // set_config(…, true): SET LOCAL, for this transaction only.
+    await tx.query(
+      qb.selectNoFrom((eb) =>
+        eb.fn('set_config', [eb.val('session_replication_role'), eb.val('replica'), eb.lit(true)]).as('role'),
+      ),
+    );
+    await tx.execute(
+      qb
+        .updateTable('sessions')
+        .set((eb) => ({ revoked_at: eb.fn<Date>('now') }))
+        .where('id', '=', sessionId),
+    );
   });
 }
 
@@ -62,7 +72,12 @@ describe('checkSession with a cache', () => {
     const deleted = await liveSession();
     await check(revoked);
     await check(deleted);
-    await database.prisma.$executeRaw`UPDATE sessions SET revoked_at = now() WHERE id = ${revoked.sessionId}::uuid`;
+    await prismaQueryable(database.prisma).execute(
+      qb
+        .updateTable('sessions')
+        .set((eb) => ({ revoked_at: eb.fn<Date>('now') }))
+        .where('id', '=', revoked.sessionId),
+    );
     await database.prisma.user.delete({ where: { id: deleted.userId } });
     await eventually(async () => (await check(revoked).catch((error: unknown) => error)) instanceof UnauthorizedError);
     await eventually(async () => (await check(deleted).catch((error: unknown) => error)) instanceof UnauthorizedError);

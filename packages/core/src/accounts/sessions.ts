@@ -1,4 +1,4 @@
-import { type Database, Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type Database, type Prisma, type PrismaClient, qb, sqlOf } from '@store/db';
 import { UnauthorizedError } from '../shared/errors.ts';
 
 /** Where a session was opened from; kept for the customer's own security overview. */
@@ -160,10 +160,15 @@ export async function checkSession(
     const generation = cache?.generation() ?? 0;
     // One prepared read by primary key on the driver, a fraction of what the query builder's
     // findUnique costs (bench/checkout).
-    const [session] = await sql.query<{ lastSeenAt: Date; expiresAt: Date }>(Prisma.sql`
-      SELECT last_seen_at AS "lastSeenAt", expires_at AS "expiresAt" FROM sessions
-      WHERE id = ${claims.sessionId}::uuid AND user_id = ${claims.userId}::uuid
-        AND revoked_at IS NULL AND expires_at > ${now}`);
+    const [session] = await sql.query(
+      qb
+        .selectFrom('sessions')
+        .select(['last_seen_at as lastSeenAt', 'expires_at as expiresAt'])
+        .where('id', '=', claims.sessionId)
+        .where('user_id', '=', claims.userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now),
+    );
     if (!session) throw new UnauthorizedError();
     lastSeenAt = session.lastSeenAt.getTime();
     cache?.remember(
@@ -174,9 +179,13 @@ export async function checkSession(
   }
   if (at - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     cache?.touched(claims.sessionId, at);
-    await sql.execute(Prisma.sql`
-      UPDATE sessions SET last_seen_at = ${now}
-      WHERE id = ${claims.sessionId}::uuid AND last_seen_at = ${new Date(lastSeenAt)}`);
+    await sql.execute(
+      qb
+        .updateTable('sessions')
+        .set({ last_seen_at: now })
+        .where('id', '=', claims.sessionId)
+        .where('last_seen_at', '=', new Date(lastSeenAt)),
+    );
   }
   return { userId: claims.userId, sessionId: claims.sessionId };
 }
