@@ -1,5 +1,5 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
-import { type EmailStatus, Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type EmailStatus, type Prisma, type PrismaClient, qb, sqlOf } from '@store/db';
 import type { JobContext } from '../queue/job-queue.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -101,15 +101,20 @@ export function createEmailDelivery({ db, mailer, logger, now = () => new Date()
     change: { status?: EmailStatus; lastError?: string; attempts?: number; sentAt?: Date },
   ) {
     const done = change.status === 'SENT' || change.status === 'FAILED';
-    await sql.execute(Prisma.sql`
-      UPDATE outbound_emails SET
-        status = COALESCE(${change.status ?? null}::email_status, status),
-        last_error = COALESCE(${change.lastError ?? null}::text, last_error),
-        attempts = COALESCE(${change.attempts ?? null}::int, attempts),
-        sent_at = COALESCE(${change.sentAt ?? null}::timestamptz, sent_at),
-        data = COALESCE(${done ? JSON.stringify(withoutLink(row.data)) : null}::jsonb, data),
-        locked_until = NULL
-      WHERE id = ${row.id}::uuid`);
+    // COALESCE keeps what the change leaves out; PostgreSQL types each parameter as its column.
+    await sql.execute(
+      qb
+        .updateTable('outbound_emails')
+        .set((eb) => ({
+          status: eb.fn.coalesce(eb.val(change.status ?? null), eb.ref('status')),
+          last_error: eb.fn.coalesce(eb.val(change.lastError ?? null), eb.ref('last_error')),
+          attempts: eb.fn.coalesce(eb.val(change.attempts ?? null), eb.ref('attempts')),
+          sent_at: eb.fn.coalesce(eb.val(change.sentAt ?? null), eb.ref('sent_at')),
+          data: eb.fn.coalesce(eb.val(done ? JSON.stringify(withoutLink(row.data)) : null), eb.ref('data')),
+          locked_until: null,
+        }))
+        .where('id', '=', row.id),
+    );
   }
 
   /** Gives up before sending: the claim counted an attempt that was never made. */
@@ -122,15 +127,21 @@ export function createEmailDelivery({ db, mailer, logger, now = () => new Date()
   /** Takes the row for this run, or says why not. */
   async function claim(emailId: string): Promise<ClaimedRow | DeliveryResult | 'busy'> {
     // The database's clock sets and reads every lease, so workers whose clocks differ still agree.
-    const claimed = await sql.query<ClaimedRow>(Prisma.sql`
-      UPDATE outbound_emails
-      SET locked_until = now() + ${leaseMs}::int * interval '1 millisecond', attempts = attempts + 1
-      WHERE id = ${emailId}::uuid AND status = 'PENDING' AND (locked_until IS NULL OR locked_until < now())
-      RETURNING id, to_address, template, locale, data, attempts, created_at`);
-    if (claimed[0]) return claimed[0];
-    const [row] = await sql.query<{ status: EmailStatus }>(
-      Prisma.sql`SELECT status FROM outbound_emails WHERE id = ${emailId}::uuid`,
+    const claimed = await sql.query(
+      qb
+        .updateTable('outbound_emails')
+        .set((eb) => ({
+          // now() plus the lease, an interval parameter ('10000 milliseconds'): a timestamptz.
+          locked_until: eb(eb.fn('now'), '+', eb.val(`${leaseMs} milliseconds`)).$castTo<Date>(),
+          attempts: eb('attempts', '+', 1),
+        }))
+        .where('id', '=', emailId)
+        .where('status', '=', 'PENDING')
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', eb.fn<Date>('now'))]))
+        .returning(['id', 'to_address', 'template', 'locale', 'data', 'attempts', 'created_at']),
     );
+    if (claimed[0]) return claimed[0];
+    const [row] = await sql.query(qb.selectFrom('outbound_emails').select('status').where('id', '=', emailId));
     if (!row) return { outcome: 'missing' };
     if (row.status !== 'PENDING') return { outcome: 'skipped', status: row.status };
     return 'busy';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EmailData, EmailDataSchema, type EmailTemplate, type Locale } from '@store/contract';
-import { Prisma, type Queryable } from '@store/db';
+import { compile, Prisma, type Queryable, qb, type Statement } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
 
@@ -14,26 +14,55 @@ export interface EmailRequest {
 /**
  * Writes an email into the outbox (`outbound_emails`). Call it inside the transaction that creates
  * the token the email carries, so the two are stored together or not at all (a Prisma transaction
- * passes `prismaQueryable(tx)`); after the commit,
+ * passes `prismaQueryable(tx)`, which runs the insert in that transaction); after the commit,
  * hand it to `enqueueEmailSend`. A job lost on the way is picked up again by the outbox sweep,
  * because the row stays PENDING until the send succeeds or is given up.
  */
 export async function recordEmail(db: Queryable, request: EmailRequest): Promise<string> {
-  const { id, statement } = emailInsert(request);
-  await db.execute(statement);
+  const { id, insert } = emailInsert(request);
+  await db.execute(insert);
   return id;
 }
 
-/** recordEmail's insert, for a caller that runs it with others in one statement (as a CTE), and the row's id. */
-export function emailInsert(request: EmailRequest): { id: string; statement: Prisma.Sql } {
+/**
+ * recordEmail's insert, built with `qb`, for a caller that runs it with others in one statement (as
+ * a CTE: `.with('receipt', () => insert)`), and the row's id.
+ */
+export function emailInsert(request: EmailRequest) {
   const data = EmailDataSchema.parse(request.data);
   const id = randomUUID();
+  // PostgreSQL takes the parameters' types from the columns: the id a uuid, the data jsonb.
+  const insert = qb.insertInto('outbound_emails').values({
+    id,
+    to_address: request.to,
+    template: request.template,
+    locale: request.locale,
+    data: JSON.stringify(data),
+  });
   return {
     id,
-    statement: Prisma.sql`
-      INSERT INTO outbound_emails (id, to_address, template, locale, data)
-      VALUES (${id}::uuid, ${request.to}, ${request.template}, ${request.locale}, ${JSON.stringify(data)}::jsonb)`,
+    insert,
+    /**
+     * @deprecated The same insert as a `Prisma.sql` fragment, for a caller that still embeds it in
+     * its template; goes once none does. Use `insert`.
+     */
+    get statement(): Prisma.Sql {
+      return prismaFragment(insert);
+    },
   };
+}
+
+/**
+ * A statement built with `qb` as a `Prisma.sql` fragment: Kysely numbers its parameters $1, $2... in
+ * the order they appear, so its text splits into the template's strings around them.
+ */
+function prismaFragment(statement: Statement): Prisma.Sql {
+  const { text, values } = compile(statement);
+  const placeholders = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+  if (placeholders.length !== values.length || placeholders.some((index, at) => index !== at + 1)) {
+    throw new Error(`cannot embed a statement whose parameters are not $1..$${values.length} in order: ${text}`);
+  }
+  return new Prisma.Sql(text.split(/\$\d+/), values);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EmailSendJob, HealthJob, Job, PaymentEventJob, PaymentRefundJob } from '@store/contract';
-import type { PrismaClient } from '@store/db';
+import { type PrismaClient, qb, sqlOf } from '@store/db';
 import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
 import type { Mailer } from '../mail/mail-types.ts';
 import { inJobSpan } from '../observability/tracing.ts';
@@ -30,7 +30,7 @@ export function createJobHandlers({ db, logger, mailer, paymentEvents, providerR
   const delivery = createEmailDelivery({ db, mailer, logger });
   return {
     async health(job: HealthJob): Promise<HealthResult> {
-      await db.$queryRaw`SELECT 1`;
+      await sqlOf(db).query(qb.selectNoFrom((eb) => eb.lit(1).as('one')));
       logger.debug({ nonce: job.nonce }, 'health job handled');
       return { nonce: job.nonce, handledAt: new Date().toISOString(), database: 'ok' };
     },
