@@ -6,7 +6,7 @@ import {
   SearchHintsResponseSchema,
   SearchResponseSchema,
 } from '@store/contract';
-import { createDevMailbox, type DevMailbox, type JobQueue } from '@store/core';
+import { createDevMailbox, type DevMailbox, type JobQueue, type Store } from '@store/core';
 import { assetsDir, type Database } from '@store/db';
 import Fastify, {
   type FastifyError,
@@ -47,6 +47,8 @@ export interface AppDeps {
   env: Env;
   database: Database;
   queue: JobQueue;
+  /** The store made over them (createStore), shared with the jobs run in this process; made here when absent. */
+  store?: Store;
   redis?: Redis;
   logger?: FastifyServerOptions['logger'];
   /** Prefix of the rate-limit counters in Redis; tests give each run its own. */
@@ -225,6 +227,7 @@ export async function buildApp({
   env,
   database,
   queue,
+  store,
   redis,
   logger,
   rateLimitNamespace,
@@ -264,7 +267,7 @@ export async function buildApp({
   await app.register(errorHandler);
   await app.register(external, { env, redis, rateLimitNamespace });
 
-  await app.register(services, { env, database, queue, redis });
+  await app.register(services, { env, database, queue, redis, store });
   await app.register(jsonBody);
   await app.register(inputGuard);
   await app.register(auth);

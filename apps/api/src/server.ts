@@ -1,16 +1,10 @@
 import {
   createBullQueue,
   createDevMailbox,
-  createInProcessQueue,
-  createJobHandlers,
   createMailer,
-  createOrderService,
-  createPaymentEventIntake,
-  createPaymentEventProcessor,
-  createPromoService,
-  createProviderRefunds,
   createSandboxPaymentProvider,
-  type JobQueue,
+  createStore,
+  createStoreWithJobsInProcess,
   startOrderExpirySweep,
   startOutboxSweep,
   startPaymentSweep,
@@ -65,34 +59,22 @@ async function main() {
   });
   const devMailbox = devMailboxEnabled(env) ? createDevMailbox() : undefined;
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger, devMailbox });
-  const queue: JobQueue = env.REDIS_URL
-    ? createBullQueue({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, logger })
-    : createInProcessQueue(
-        (self) =>
-          createJobHandlers({
-            db: database.prisma,
-            logger,
-            mailer,
-            paymentEvents: createPaymentEventProcessor({
-              db: database.prisma,
-              orders: createOrderService({
-                db: database.prisma,
-                promo: createPromoService({ db: database.prisma }),
-                logger,
-                publicUrl: env.PUBLIC_URL,
-              }),
-              queue: self,
-              logger,
-            }),
-            providerRefunds: createProviderRefunds({
-              db: database.prisma,
-              provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
-              intake: createPaymentEventIntake({ db: database.prisma, queue: self, logger }),
-              logger,
-            }),
-          }),
-        logger,
-      );
+  // The store over this database: its jobs go to BullMQ for the worker when Redis is configured, else
+  // they run in this process with the store's own handlers.
+  const storeDeps = {
+    database,
+    logger,
+    publicUrl: env.PUBLIC_URL,
+    provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+    codeKey: env.CODE_ENCRYPTION_KEY,
+  };
+  const store = env.REDIS_URL
+    ? createStore({
+        ...storeDeps,
+        queue: createBullQueue({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, logger }),
+      })
+    : createStoreWithJobsInProcess({ ...storeDeps, mailer });
+  const { queue } = store;
   // With BullMQ the worker sweeps the outbox; when jobs run in this process, so does the sweep.
   const sweeper = queue.kind === 'in-process' ? startOutboxSweep({ db: database.prisma, queue, logger }) : undefined;
   if (queue.kind === 'in-process' && mailer.kind === 'outbox') {
@@ -107,6 +89,7 @@ async function main() {
     env,
     database,
     queue,
+    store,
     redis,
     devMailbox,
     logger: loggerOptions(env),
@@ -114,7 +97,7 @@ async function main() {
   });
   // With BullMQ the worker expires unpaid orders; when jobs run in this process, so does this.
   const expirySweeper =
-    queue.kind === 'in-process' ? startOrderExpirySweep({ orders: app.services.orders, logger }) : undefined;
+    queue.kind === 'in-process' ? startOrderExpirySweep({ orders: store.orders, logger }) : undefined;
 
   let paymentSweeper: ReturnType<typeof startPaymentSweep> | undefined;
   let closing = false;
@@ -142,7 +125,7 @@ async function main() {
   paymentSweeper =
     queue.kind === 'in-process'
       ? startPaymentSweep(
-          { db: database.prisma, queue, logger, reconciler: app.services.paymentReconciler },
+          { db: database.prisma, queue, logger, reconciler: store.paymentReconciler },
           { intervalMs: env.PAYMENTS_SWEEP_INTERVAL_MS, pendingAfterMs: env.PAYMENTS_PENDING_CHECK_MS },
         )
       : undefined;

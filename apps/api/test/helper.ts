@@ -2,15 +2,10 @@ import { once } from 'node:events';
 import type { Job } from '@store/contract';
 import {
   createDevMailbox,
-  createInProcessQueue,
-  createJobHandlers,
-  createOrderService,
   createOutboxMailer,
-  createPaymentEventIntake,
-  createPaymentEventProcessor,
-  createPromoService,
-  createProviderRefunds,
   createSandboxPaymentProvider,
+  createStore,
+  createStoreWithJobsInProcess,
   type DevMailbox,
   type EnqueueOptions,
   type JobQueue,
@@ -57,34 +52,19 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
   // As `pnpm start` runs it: the outbox mailer delivers into the dev mailbox the app shows.
   const devMailbox = options.devMailbox ?? createDevMailbox();
   const jobLogger = options.jobLogger ?? silentLogger;
-  const queue =
-    options.queue ??
-    createInProcessQueue(
-      (self) =>
-        createJobHandlers({
-          db: database.prisma,
-          logger: jobLogger,
-          mailer: createOutboxMailer(devMailbox, jobLogger),
-          paymentEvents: createPaymentEventProcessor({
-            db: database.prisma,
-            orders: createOrderService({
-              db: database.prisma,
-              promo: createPromoService({ db: database.prisma }),
-              publicUrl: env.PUBLIC_URL,
-              logger: jobLogger,
-            }),
-            queue: self,
-            logger: jobLogger,
-          }),
-          providerRefunds: createProviderRefunds({
-            db: database.prisma,
-            provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
-            intake: createPaymentEventIntake({ db: database.prisma, queue: self, logger: jobLogger }),
-            logger: jobLogger,
-          }),
-        }),
-      jobLogger,
-    );
+  // The store as `pnpm start` makes it: its jobs run in this process with its own handlers, unless
+  // the test brings a queue of its own.
+  const storeDeps = {
+    database,
+    logger: jobLogger,
+    publicUrl: env.PUBLIC_URL,
+    provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+    codeKey: env.CODE_ENCRYPTION_KEY,
+  };
+  const store = options.queue
+    ? createStore({ ...storeDeps, queue: options.queue })
+    : createStoreWithJobsInProcess({ ...storeDeps, mailer: createOutboxMailer(devMailbox, jobLogger) });
+  const { queue } = store;
   const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   // Outage tests stop Redis on purpose; what the app makes of that is in its own log.
   redis?.on('error', () => {});
@@ -94,6 +74,7 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
     env,
     database,
     queue,
+    store,
     redis,
     rateLimitNamespace: options.rateLimitNamespace,
     logger: options.logger,

@@ -1,26 +1,20 @@
 import {
   createBullQueue,
   createBullWorker,
-  createJobHandlers,
   createJobMetrics,
   createMailer,
   createMetricsRegistry,
-  createOrderService,
-  createPaymentEventIntake,
-  createPaymentEventProcessor,
-  createPaymentReconciler,
-  createPromoService,
-  createProviderRefunds,
   createSandboxPaymentProvider,
-  type JobQueue,
+  createStore,
   type Logger,
   measuredHandlers,
+  type PaymentProvider,
   startMetricsServer,
   startOrderExpirySweep,
   startOutboxSweep,
   startPaymentSweep,
 } from '@store/core';
-import { createDatabase, type PrismaClient } from '@store/db';
+import { createDatabase } from '@store/db';
 import type { Env } from './env.ts';
 
 export interface WorkerOptions {
@@ -29,10 +23,10 @@ export interface WorkerOptions {
 }
 
 /**
- * What the worker does at the provider: asks about payments waiting too long, and sends refunds to
- * the card; nothing without the provider's address (refunds then wait, PENDING, for a worker that has it).
+ * The provider the worker asks about payments waiting too long and sends refunds to the card to;
+ * none without its address (refunds then wait, PENDING, for a worker that has it).
  */
-function providerWork(env: Env, db: PrismaClient, queue: JobQueue, logger: Logger) {
+function workerProvider(env: Env, logger: Logger): PaymentProvider | undefined {
   if (!env.SANDBOX_URL || !env.SANDBOX_API_KEY) {
     logger.warn(
       {},
@@ -40,18 +34,13 @@ function providerWork(env: Env, db: PrismaClient, queue: JobQueue, logger: Logge
     );
     return undefined;
   }
-  const provider = createSandboxPaymentProvider({
+  return createSandboxPaymentProvider({
     apiUrl: env.SANDBOX_URL,
     publicUrl: env.SANDBOX_URL,
     apiKey: env.SANDBOX_API_KEY,
     webhookSecrets: [],
     callbackUrl: env.PAYMENTS_CALLBACK_URL ?? new URL('/api/payments/callback', env.PUBLIC_URL).toString(),
   });
-  const intake = createPaymentEventIntake({ db, queue, logger });
-  return {
-    reconciler: createPaymentReconciler({ db, provider, intake, logger }),
-    refunds: createProviderRefunds({ db, provider, intake, logger }),
-  };
 }
 
 /**
@@ -74,23 +63,15 @@ export async function startWorker({ env, logger }: WorkerOptions) {
   const prefix = env.QUEUE_PREFIX;
   // The producer first: applying a payment enqueues its receipt.
   const queue = createBullQueue({ redisUrl: env.REDIS_URL, prefix, logger });
-  const orders = createOrderService({
-    db: database.prisma,
-    promo: createPromoService({ db: database.prisma }),
+  const store = createStore({
+    database,
     queue,
     logger,
     publicUrl: env.PUBLIC_URL,
+    provider: workerProvider(env, logger),
   });
-  const paymentEvents = createPaymentEventProcessor({ db: database.prisma, orders, queue, logger });
-  const atProvider = providerWork(env, database.prisma, queue, logger);
   const registry = createMetricsRegistry('worker');
-  const handlers = createJobHandlers({
-    db: database.prisma,
-    logger,
-    mailer,
-    paymentEvents,
-    ...(atProvider ? { providerRefunds: atProvider.refunds } : {}),
-  });
+  const handlers = store.jobHandlers(mailer);
   const worker = createBullWorker({
     redisUrl: env.REDIS_URL,
     prefix,
@@ -123,9 +104,9 @@ export async function startWorker({ env, logger }: WorkerOptions) {
     { db: database.prisma, queue, logger },
     { intervalMs: env.OUTBOX_SWEEP_INTERVAL_MS, olderThanMs: env.OUTBOX_SWEEP_INTERVAL_MS },
   );
-  const expirySweeper = startOrderExpirySweep({ orders, logger });
+  const expirySweeper = startOrderExpirySweep({ orders: store.orders, logger });
   const paymentSweeper = startPaymentSweep(
-    { db: database.prisma, queue, logger, ...(atProvider ? { reconciler: atProvider.reconciler } : {}) },
+    { db: database.prisma, queue, logger, reconciler: store.paymentReconciler },
     { intervalMs: env.PAYMENTS_SWEEP_INTERVAL_MS, pendingAfterMs: env.PAYMENTS_PENDING_CHECK_MS },
   );
 

@@ -50,3 +50,4 @@ export * from './shared/env.ts';
 export * from './shared/errors.ts';
 export * from './shared/logger.ts';
 export * from './shared/money.ts';
+export * from './store.ts';

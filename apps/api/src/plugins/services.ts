@@ -2,28 +2,15 @@ import {
   type AccountService,
   type BasketService,
   type CatalogueService,
-  createAccountService,
-  createBasketService,
-  createCatalogueService,
-  createDeliveryService,
-  createDisplayRates,
-  createIndexedProductSearch,
-  createLedgerService,
-  createOrderService,
-  createPaymentEventIntake,
-  createPaymentReconciler,
-  createPaymentService,
-  createPromoService,
-  createReviewService,
   createSandboxPaymentProvider,
-  createSessionCache,
-  createStockNotificationService,
+  createStore,
   type DeliveryService,
   type DisplayRates,
   type IndexedProductSearch,
   type JobQueue,
   type LedgerService,
   type OrderService,
+  openShop,
   type PaymentEventIntake,
   type PaymentProvider,
   type PaymentReconciler,
@@ -31,8 +18,9 @@ import {
   type PromoService,
   type ReviewService,
   type StockNotificationService,
+  type Store,
 } from '@store/core';
-import { createCodeCipher, type Database } from '@store/db';
+import type { Database } from '@store/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -81,47 +69,39 @@ export interface ServicesPluginOptions {
   database: Database;
   queue: JobQueue;
   redis?: Redis;
+  /** The store this process made (createStore); made here over `database` and `queue` when absent. */
+  store?: Store;
 }
 
 /** The app's dependencies and the core services built over them. */
 export default fp(async function services(
   app: FastifyInstance,
-  { env, database, queue, redis }: ServicesPluginOptions,
+  { env, database, queue, redis, store: given }: ServicesPluginOptions,
 ) {
   app.decorate('env', env);
   app.decorate('database', database);
   app.decorate('queue', queue);
   app.decorate('redis', redis);
-  const search = await createIndexedProductSearch({ db: database.prisma, listen: database.listen, logger: app.log });
-  app.addHook('onClose', () => search.close());
-  const displayRates = await createDisplayRates({ db: database.prisma, listen: database.listen, logger: app.log });
-  app.addHook('onClose', () => displayRates.close());
-  // Every authenticated call checks its session; one checked in the last few seconds is not read
-  // again, and one that ends is forgotten at once by every instance (sessions.ts).
-  const sessionCache = createSessionCache();
-  await sessionCache.start(database.listen);
-  app.addHook('onClose', () => sessionCache.close());
-  const orders = createOrderService({
-    db: database.prisma,
-    promo: createPromoService({ db: database.prisma }),
-    queue,
-    logger: app.log,
-    publicUrl: env.PUBLIC_URL,
+  const store =
+    given ??
+    createStore({
+      database,
+      queue,
+      logger: app.log,
+      publicUrl: env.PUBLIC_URL,
+      provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+      codeKey: env.CODE_ENCRYPTION_KEY,
+    });
+  const { delivery, paymentProvider, paymentReconciler, payments } = store;
+  if (!delivery || !paymentProvider || !paymentReconciler || !payments) {
+    throw new Error('the API needs a store with a payment provider and the code key');
+  }
+  const shop = await openShop(store, {
+    sessionTtlHours: env.SESSION_TTL_HOURS,
+    cataloguePageTtlMs: env.CATALOGUE_CACHE_MS,
   });
-  const paymentProvider = createSandboxPaymentProvider(sandboxProviderConfig(env));
-  const paymentEvents = createPaymentEventIntake({ db: database.prisma, queue, logger: app.log });
-  const paymentReconciler = createPaymentReconciler({
-    db: database.prisma,
-    provider: paymentProvider,
-    intake: paymentEvents,
-    logger: app.log,
-  });
-  const stockNotifications = createStockNotificationService({
-    db: database.prisma,
-    queue,
-    publicUrl: env.PUBLIC_URL,
-    logger: app.log,
-  });
+  app.addHook('onClose', () => shop.close());
+  const { search, stockNotifications } = shop;
   // Stock comes back by a code import (from the command line too), an order's codes returning, or an
   // operator's change: each reaches every instance as a catalogue change, and the requests it
   // answers are written once whichever instance gets there first. At start, what came back while
@@ -136,41 +116,19 @@ export default fp(async function services(
   app.decorate('services', {
     search,
     stockNotifications,
-    catalogue: createCatalogueService({
-      db: database.prisma,
-      search,
-      displayRates,
-      pageTtlMs: env.CATALOGUE_CACHE_MS,
-    }),
-    displayRates,
-    accounts: createAccountService({
-      db: database.prisma,
-      queue,
-      publicUrl: env.PUBLIC_URL,
-      sessionTtlHours: env.SESSION_TTL_HOURS,
-      logger: app.log,
-      sessionCache,
-    }),
-    reviews: createReviewService({ db: database.prisma }),
-    basket: createBasketService({ db: database.prisma }),
-    promo: createPromoService({ db: database.prisma }),
-    orders,
-    ledger: createLedgerService({ db: database.prisma }),
-    delivery: createDeliveryService({
-      db: database.prisma,
-      cipher: createCodeCipher(env.CODE_ENCRYPTION_KEY),
-    }),
+    catalogue: shop.catalogue,
+    displayRates: shop.displayRates,
+    accounts: shop.accounts,
+    reviews: store.reviews,
+    basket: store.basket,
+    promo: store.promo,
+    orders: store.orders,
+    ledger: store.ledger,
+    delivery,
     paymentProvider,
-    paymentEvents,
+    paymentEvents: store.paymentEvents,
     paymentReconciler,
-    payments: createPaymentService({
-      db: database.prisma,
-      orders,
-      provider: paymentProvider,
-      reconciler: paymentReconciler,
-      publicUrl: env.PUBLIC_URL,
-      logger: app.log,
-    }),
+    payments,
   });
   app.decorate('rateLimitPreset', (name: RateLimitName) => rateLimit(name, env.RATE_LIMIT_SCALE));
 });

@@ -1,0 +1,179 @@
+import { createCodeCipher, type Database } from '@store/db';
+import { type AccountService, createAccountService } from './accounts/account-service.ts';
+import { createSessionCache } from './accounts/sessions.ts';
+import { type BasketService, createBasketService } from './basket/basket-service.ts';
+import { type CatalogueService, createCatalogueService } from './catalogue/catalogue-service.ts';
+import { createStockNotificationService, type StockNotificationService } from './catalogue/stock-notifications.ts';
+import { createDeliveryService, type DeliveryService } from './delivery/delivery-service.ts';
+import { createDisplayRates, type DisplayRates } from './display/display-rates.ts';
+import { createLedgerService, type LedgerService } from './ledger/ledger-service.ts';
+import type { Mailer } from './mail/mail-types.ts';
+import { createOrderService, type OrderService } from './orders/order-service.ts';
+import {
+  createPaymentEventIntake,
+  createPaymentEventProcessor,
+  type PaymentEventIntake,
+  type PaymentEventProcessor,
+} from './payments/payment-events.ts';
+import { createPaymentReconciler, type PaymentReconciler } from './payments/payment-reconcile.ts';
+import { createPaymentService, type PaymentService } from './payments/payment-service.ts';
+import type { PaymentProvider } from './payments/provider.ts';
+import { createProviderRefunds, type ProviderRefunds } from './payments/provider-refunds.ts';
+import { createPromoService, type PromoService } from './promo/promo-service.ts';
+import { createInProcessQueue } from './queue/in-process-queue.ts';
+import { createJobHandlers } from './queue/job-handlers.ts';
+import type { JobHandlers, JobQueue } from './queue/job-queue.ts';
+import { createReviewService, type ReviewService } from './reviews/review-service.ts';
+import { createIndexedProductSearch, type IndexedProductSearch } from './search/indexed-product-search.ts';
+import type { Logger } from './shared/logger.ts';
+
+/** What the store is made of: given by whoever runs it (the API, the worker, a command, a test). */
+export interface StoreDeps {
+  database: Database;
+  queue: JobQueue;
+  logger: Logger;
+  /** The shop's address, for the links in emails and the provider's return pages. */
+  publicUrl: string;
+  /**
+   * The payment provider. Without it nothing is asked of a provider: no payments, no reconciling,
+   * refunds to the card wait for a process that has one.
+   */
+  provider?: PaymentProvider;
+  /** The key the gift-card codes are encrypted with; without it, codes cannot be shown. */
+  codeKey?: string;
+}
+
+/** The store's services over one database and one queue, each made once. */
+export interface Store {
+  readonly database: Database;
+  readonly queue: JobQueue;
+  readonly logger: Logger;
+  readonly publicUrl: string;
+  promo: PromoService;
+  orders: OrderService;
+  ledger: LedgerService;
+  basket: BasketService;
+  reviews: ReviewService;
+  /** Undefined without the code key. */
+  delivery: DeliveryService | undefined;
+  /** Verified callbacks and the provider's answers, stored and handed to the queue. */
+  paymentEvents: PaymentEventIntake;
+  /** What a stored payment event does to the order, the balance and the ledger. */
+  paymentEventProcessor: PaymentEventProcessor;
+  /** The rest are undefined without a provider. */
+  paymentProvider: PaymentProvider | undefined;
+  paymentReconciler: PaymentReconciler | undefined;
+  providerRefunds: ProviderRefunds | undefined;
+  payments: PaymentService | undefined;
+  /** The handlers of every job kind, delivering mail with `mailer`. */
+  jobHandlers(mailer: Mailer): JobHandlers;
+}
+
+/**
+ * The one place the store is wired: every process builds its services here, so the API, the
+ * worker, the operator's commands and the tests run the same objects over what they were given.
+ */
+export function createStore({ database, queue, logger, publicUrl, provider, codeKey }: StoreDeps): Store {
+  const db = database.prisma;
+  const promo = createPromoService({ db });
+  const orders = createOrderService({ db, promo, queue, logger, publicUrl });
+  const paymentEvents = createPaymentEventIntake({ db, queue, logger });
+  const paymentEventProcessor = createPaymentEventProcessor({ db, orders, queue, logger });
+  const paymentReconciler = provider
+    ? createPaymentReconciler({ db, provider, intake: paymentEvents, logger })
+    : undefined;
+  const providerRefunds = provider ? createProviderRefunds({ db, provider, intake: paymentEvents, logger }) : undefined;
+  const payments =
+    provider && paymentReconciler
+      ? createPaymentService({ db, orders, provider, reconciler: paymentReconciler, publicUrl, logger })
+      : undefined;
+  return {
+    database,
+    queue,
+    logger,
+    publicUrl,
+    promo,
+    orders,
+    ledger: createLedgerService({ db }),
+    basket: createBasketService({ db }),
+    reviews: createReviewService({ db }),
+    delivery: codeKey ? createDeliveryService({ db, cipher: createCodeCipher(codeKey) }) : undefined,
+    paymentEvents,
+    paymentEventProcessor,
+    paymentProvider: provider,
+    paymentReconciler,
+    providerRefunds,
+    payments,
+    jobHandlers: (mailer) =>
+      createJobHandlers({
+        db,
+        logger,
+        mailer,
+        paymentEvents: paymentEventProcessor,
+        ...(providerRefunds ? { providerRefunds } : {}),
+      }),
+  };
+}
+
+/**
+ * The store with its jobs run in this process (the embedded mode, tests): the queue runs the
+ * store's own handlers, and what they enqueue comes back to the same queue.
+ */
+export function createStoreWithJobsInProcess(deps: Omit<StoreDeps, 'queue'> & { mailer: Mailer }): Store {
+  let store: Store | undefined;
+  createInProcessQueue((queue) => {
+    store = createStore({ ...deps, queue });
+    return store.jobHandlers(deps.mailer);
+  }, deps.logger);
+  if (!store) throw new Error('the in-process queue did not make its handlers');
+  return store;
+}
+
+export interface ShopOptions {
+  sessionTtlHours: number;
+  /** How long a catalogue page is served from memory. */
+  cataloguePageTtlMs?: number;
+}
+
+/** What only a process serving shoppers holds: the read models kept fresh from the change feed. */
+export interface Shop {
+  /** The catalogue's search index in this process. */
+  search: IndexedProductSearch;
+  /** The operator's display rates, kept in the process. */
+  displayRates: DisplayRates;
+  catalogue: CatalogueService;
+  accounts: AccountService;
+  /** "Tell me when it is back": requests kept, and written to when stock returns. */
+  stockNotifications: StockNotificationService;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the shop's read side over a store: the search index and the display rates built from the
+ * database and kept fresh by its notifications, and the session cache every instance clears at once.
+ */
+export async function openShop(store: Store, { sessionTtlHours, cataloguePageTtlMs }: ShopOptions): Promise<Shop> {
+  const { database, queue, logger, publicUrl } = store;
+  const db = database.prisma;
+  const search = await createIndexedProductSearch({ db, listen: database.listen, logger });
+  const displayRates = await createDisplayRates({ db, listen: database.listen, logger }).catch(async (error) => {
+    await search.close();
+    throw error;
+  });
+  // Every authenticated call checks its session; one checked in the last few seconds is not read
+  // again, and one that ends is forgotten at once by every instance (sessions.ts).
+  const sessionCache = createSessionCache();
+  await sessionCache.start(database.listen);
+  return {
+    search,
+    displayRates,
+    catalogue: createCatalogueService({ db, search, displayRates, pageTtlMs: cataloguePageTtlMs }),
+    accounts: createAccountService({ db, queue, publicUrl, sessionTtlHours, logger, sessionCache }),
+    stockNotifications: createStockNotificationService({ db, queue, publicUrl, logger }),
+    async close() {
+      await search.close();
+      await displayRates.close();
+      await sessionCache.close();
+    },
+  };
+}
