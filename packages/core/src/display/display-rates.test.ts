@@ -1,4 +1,5 @@
 import { DISPLAY_RATE_MAX_AGE_MS, STORE_DISPLAY_RATE } from '@store/contract';
+import { qb } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -71,7 +72,7 @@ describe('the rates kept in the process', () => {
     await admin.set({ currency: 'RUB', rate: '0.057', setBy: 'ops' });
     const rates = await createDisplayRates({ db: database.prisma, clock });
     try {
-      const query = vi.spyOn(database.prisma, '$queryRaw');
+      const query = vi.spyOn(database.sql, 'query');
       const first = rates.forLocale('ru');
       expect(first).toEqual({ currency: 'RUB', rate: '0.057', set_at: NOW.toISOString() });
       // The same object while nothing changed: answers holding it are cached by identity.
@@ -123,7 +124,7 @@ describe('the rates kept in the process', () => {
     await createDisplayRateAdmin({ db: database.prisma, clock }).set({ currency: 'RUB', rate: '0.057', setBy: 'x' });
     const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
     const rates = await createDisplayRates({ db: database.prisma, clock, refreshMs: 20, logger });
-    const query = vi.spyOn(database.prisma, '$queryRaw').mockRejectedValue(new Error('database down'));
+    const query = vi.spyOn(database.sql, 'query').mockRejectedValue(new Error('database down'));
     try {
       await vi.waitFor(() => expect(logger.error).toHaveBeenCalled(), { timeout: 5_000 });
       expect(rates.forLocale('ru')).toMatchObject({ currency: 'RUB', rate: '0.057' });
@@ -135,8 +136,7 @@ describe('the rates kept in the process', () => {
 
   it('refuses BRL, a code that is not one and a rate of zero in the table itself', async () => {
     const insert = (currency: string, rate: string) =>
-      database.prisma
-        .$executeRaw`INSERT INTO display_rates (currency, brl_per_unit, set_by) VALUES (${currency}, ${rate}::numeric, 'x')`;
+      database.sql.execute(qb.insertInto('display_rates').values({ currency, brl_per_unit: rate, set_by: 'x' }));
     await expect(insert('BRL', '1')).rejects.toThrow(/display_rates_currency_check/);
     await expect(insert('rub', '0.05')).rejects.toThrow(/display_rates_currency_check/);
     await expect(insert('RUB', '0')).rejects.toThrow(/display_rates_brl_per_unit_check/);

@@ -5,7 +5,7 @@ import {
   STORE_CURRENCY,
   STORE_DISPLAY_RATE,
 } from '@store/contract';
-import type { Database, PrismaClient } from '@store/db';
+import { type Database, type PrismaClient, prismaQueryable, qb, sqlOf } from '@store/db';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 
 /**
@@ -30,16 +30,20 @@ export function plainDecimal(value: string): string {
   return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
 }
 
+/** The rates' columns; the rate as text, numeric's exact digits ("0.057000"). */
+const rateColumns = qb
+  .selectFrom('display_rates')
+  .select((eb) => [
+    'currency',
+    eb.cast<string>('brl_per_unit', 'text').as('rate'),
+    'set_at as setAt',
+    'set_by as setBy',
+  ]);
+
 /** Every rate in the table, by currency. */
 export async function readDisplayRates(db: PrismaClient): Promise<DisplayRateRow[]> {
-  const rows = await db.$queryRaw<Array<{ currency: string; rate: string; set_at: Date; set_by: string }>>`
-    SELECT currency, brl_per_unit::text AS rate, set_at, set_by FROM display_rates ORDER BY currency`;
-  return rows.map((row) => ({
-    currency: row.currency,
-    rate: plainDecimal(row.rate),
-    setAt: row.set_at,
-    setBy: row.set_by,
-  }));
+  const rows = await sqlOf(db).query(rateColumns.orderBy('currency'));
+  return rows.map((row) => ({ ...row, rate: plainDecimal(row.rate) }));
 }
 
 /** Whether a rate set at `setAt` is too old to show at `now`. */
@@ -157,17 +161,24 @@ export function createDisplayRateAdmin({ db, clock = () => new Date() }: { db: P
     /** Sets a currency's rate from now on; answers the new row and the one it replaced, if any. */
     async set({ currency, rate, setBy }: SetDisplayRateInput) {
       return db.$transaction(async (tx) => {
-        const [before] = await tx.$queryRaw<Array<{ rate: string; set_at: Date; set_by: string }>>`
-          SELECT brl_per_unit::text AS rate, set_at, set_by FROM display_rates WHERE currency = ${currency} FOR UPDATE`;
+        const sql = prismaQueryable(tx);
+        const [before] = await sql.query(rateColumns.where('currency', '=', currency).forUpdate());
         const setAt = clock();
-        await tx.$executeRaw`
-          INSERT INTO display_rates (currency, brl_per_unit, set_at, set_by)
-          VALUES (${currency}, ${rate}::numeric, ${setAt}, ${setBy})
-          ON CONFLICT (currency) DO UPDATE SET brl_per_unit = EXCLUDED.brl_per_unit,
-            set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by`;
+        await sql.execute(
+          qb
+            .insertInto('display_rates')
+            .values({ currency, brl_per_unit: rate, set_at: setAt, set_by: setBy })
+            .onConflict((oc) =>
+              oc.column('currency').doUpdateSet((eb) => ({
+                brl_per_unit: eb.ref('excluded.brl_per_unit'),
+                set_at: eb.ref('excluded.set_at'),
+                set_by: eb.ref('excluded.set_by'),
+              })),
+            ),
+        );
         const row: DisplayRateRow = { currency, rate: plainDecimal(rate), setAt, setBy };
         const previous: DisplayRateRow | null = before
-          ? { currency, rate: plainDecimal(before.rate), setAt: before.set_at, setBy: before.set_by }
+          ? { currency, rate: plainDecimal(before.rate), setAt: before.setAt, setBy: before.setBy }
           : null;
         return { row, previous };
       });
@@ -175,7 +186,7 @@ export function createDisplayRateAdmin({ db, clock = () => new Date() }: { db: P
 
     /** Removes a currency's rate: its shoppers see BRL prices. False when it had none. */
     async remove(currency: string): Promise<boolean> {
-      return (await db.$executeRaw`DELETE FROM display_rates WHERE currency = ${currency}`) > 0;
+      return (await sqlOf(db).execute(qb.deleteFrom('display_rates').where('currency', '=', currency))) > 0;
     },
   };
 }
