@@ -7,13 +7,8 @@ import { createLedgerService } from '../ledger/ledger-service.ts';
 import { createOrderService } from '../orders/order-service.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { EnqueueOptions, JobQueue } from '../queue/job-queue.ts';
-import {
-  createPaymentEventIntake,
-  createPaymentEventProcessor,
-  PAYMENT_EVENT_ATTEMPTS,
-  PaymentNotYetKnownError,
-  polledEventId,
-} from './payment-events.ts';
+import { createPaymentEventIntake, polledEventId } from './payment-event-intake.ts';
+import { createPaymentEventProcessor, PAYMENT_EVENT_ATTEMPTS, PaymentNotYetKnownError } from './payment-events.ts';
 import { createPaymentReconciler } from './payment-reconcile.ts';
 import { sweepPaymentEvents } from './payment-sweep.ts';
 import type { PaymentCallbackEvent, ProviderPayment } from './provider.ts';

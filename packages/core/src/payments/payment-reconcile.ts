@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@store/db';
 import { type Logger, silentLogger } from '../shared/logger.ts';
-import type { PaymentEventIntake } from './payment-events.ts';
+import type { PaymentEventIntake } from './payment-event-intake.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.ts';
 
 export interface PaymentReconcilerDeps {

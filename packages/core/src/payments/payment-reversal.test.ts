@@ -8,7 +8,8 @@ import { orderHistory } from '../orders/order-events.ts';
 import { createOrderService } from '../orders/order-service.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { ValidationError } from '../shared/errors.ts';
-import { createPaymentEventIntake, createPaymentEventProcessor } from './payment-events.ts';
+import { createPaymentEventIntake } from './payment-event-intake.ts';
+import { createPaymentEventProcessor } from './payment-events.ts';
 import type { PaymentCallbackEvent } from './provider.ts';
 
 // What the provider gives back on its own (a dashboard refund, a chargeback) reverses what the payment

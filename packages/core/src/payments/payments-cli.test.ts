@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOver } from '../cli/testing.ts';
-import { createPaymentEventIntake } from './payment-events.ts';
+import { createPaymentEventIntake } from './payment-event-intake.ts';
 import { parsePaymentsCommand, runPaymentsCli } from './payments-cli.ts';
 import type { PaymentCallbackEvent } from './provider.ts';
 

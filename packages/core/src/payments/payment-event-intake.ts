@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma, type PrismaClient, sqlOf } from '@store/db';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { type Logger, silentLogger } from '../shared/logger.ts';
+import type { StoredEvent } from './payment-event-payload.ts';
+import type { PaymentCallbackEvent, PaymentEventType, ProviderPayment, ProviderPaymentStatus } from './provider.ts';
+
+/**
+ * The intake of provider events: a verified callback (or the provider's own answer when the store
+ * asks about a payment) is checked against the store's payment or order, stored under its unique
+ * provider event id (a duplicate stores nothing) and handed to the queue as a `payment.event` job,
+ * which the processor (payment-events.ts) applies.
+ */
+
+/** Why an event was set aside on arrival: it is kept, marked, and never applied. */
+export type EventRejection = 'amount_mismatch' | 'currency_mismatch' | 'order_mismatch' | 'unknown_order';
+
+/** Where a stored event came from. */
+export type EventSource = 'callback' | 'poll';
+
+export interface ReceivedEvent {
+  /** The stored row; null when the event was a duplicate. */
+  eventId: string | null;
+  duplicate: boolean;
+  rejection: EventRejection | null;
+}
+
+const EVENT_TYPE_OF: Record<ProviderPaymentStatus, PaymentEventType> = {
+  init: 'payment.pending',
+  pending: 'payment.pending',
+  succeeded: 'payment.succeeded',
+  failed: 'payment.failed',
+  refunded: 'payment.refunded',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The event id under which the provider's answer about a payment is stored: one per version. */
+export function polledEventId(payment: Pick<ProviderPayment, 'providerPaymentId' | 'version'>): string {
+  return `poll:${payment.providerPaymentId}:v${payment.version}`;
+}
+
+/** The provider's answer about a payment, as an event of the same shape as a callback. */
+export function eventFromProviderPayment(provider: string, payment: ProviderPayment): PaymentCallbackEvent {
+  return {
+    provider,
+    eventId: polledEventId(payment),
+    type: EVENT_TYPE_OF[payment.status],
+    occurredAt: payment.updatedAt,
+    providerPaymentId: payment.providerPaymentId,
+    orderId: payment.orderId,
+    method: payment.method,
+    status: payment.status,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    refundedMinor: payment.refundedMinor,
+    chargedBackMinor: payment.chargedBackMinor,
+    failureReason: payment.failureReason,
+    card: payment.card,
+    version: payment.version,
+    payload: null,
+  };
+}
+
+export interface PaymentEventsDeps {
+  db: PrismaClient;
+  /** Where stored events are handed on; without it only the sweep hands them on. */
+  queue?: Pick<JobQueue, 'enqueue'>;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+/** Storing events as they arrive, and handing them to the queue. */
+export function createPaymentEventIntake({
+  db,
+  queue,
+  logger = silentLogger,
+  clock = () => new Date(),
+}: PaymentEventsDeps) {
+  const sql = sqlOf(db);
+
+  /**
+   * The payment or order the event must match, and why it does not (null when it does): the
+   * provider's payment when the store knows it, else the order the event names.
+   */
+  function verdict(event: PaymentCallbackEvent): Prisma.Sql {
+    const namedOrder = UUID.test(event.orderId) ? event.orderId : null;
+    return Prisma.sql`
+      SELECT e."orderId",
+             CASE WHEN e."orderId" IS NULL THEN 'unknown_order'
+                  WHEN e."orderId"::text <> ${event.orderId} THEN 'order_mismatch'
+                  WHEN e.currency <> ${event.currency} THEN 'currency_mismatch'
+                  WHEN e."amountMinor" <> ${event.amountMinor} THEN 'amount_mismatch'
+             END AS rejection
+      FROM (SELECT 1) AS one
+      LEFT JOIN (
+        SELECT "orderId", "amountMinor", currency FROM (
+          SELECT order_id AS "orderId", amount_minor AS "amountMinor", currency, 1 AS rank
+          FROM payments WHERE provider = ${event.provider} AND provider_payment_id = ${event.providerPaymentId}
+          UNION ALL
+          SELECT id, total_minor, currency, 2 FROM orders WHERE id = ${namedOrder}::uuid
+        ) AS candidates
+        ORDER BY rank LIMIT 1
+      ) AS e ON true`;
+  }
+
+  /** `eventId`: the row just stored. */
+  function enqueue(eventId: string) {
+    if (!queue) return;
+    // Never waited for: a callback is answered at once, and an event the queue did not take (Redis
+    // away) is stored already, for the sweep to hand on.
+    queue.enqueue({ kind: 'payment.event', eventId }, { jobId: eventId, newId: true }).catch((error: unknown) => {
+      logger.warn({ err: error, eventId }, 'payment event not enqueued; the sweep hands it on later');
+    });
+  }
+
+  async function record(event: PaymentCallbackEvent, source: EventSource): Promise<ReceivedEvent> {
+    const stored: StoredEvent = {
+      type: event.type,
+      occurredAt: event.occurredAt.toISOString(),
+      providerPaymentId: event.providerPaymentId,
+      orderId: event.orderId,
+      method: event.method,
+      status: event.status,
+      amountMinor: event.amountMinor,
+      currency: event.currency,
+      refundedMinor: event.refundedMinor,
+      chargedBackMinor: event.chargedBackMinor,
+      failureReason: event.failureReason,
+      card: event.card,
+      version: event.version,
+    };
+    // Checked and stored in one statement, since every callback waits for it before it is
+    // acknowledged. INSERT ... ON CONFLICT DO NOTHING RETURNING: a second copy of the event stores
+    // nothing, however many arrive at once. One that does not match is stored already processed.
+    const [row] = await sql.query<{ id: string; rejection: EventRejection | null }>(Prisma.sql`
+      WITH verdict AS (${verdict(event)})
+      INSERT INTO payment_events (id, provider, provider_event_id, type, payload, source, provider_payment_id,
+                                  order_id, version, rejection, processed_at)
+      SELECT ${randomUUID()}::uuid, ${event.provider}, ${event.eventId}, ${event.type},
+             ${JSON.stringify({ ...stored, body: event.payload ?? null })}::jsonb, ${source}, ${event.providerPaymentId},
+             v."orderId", ${event.version}, v.rejection,
+             CASE WHEN v.rejection IS NULL THEN NULL ELSE ${clock()}::timestamptz END
+      FROM verdict v
+      ON CONFLICT (provider, provider_event_id) DO NOTHING
+      RETURNING id, rejection`);
+    if (!row) return { eventId: null, duplicate: true, rejection: null };
+    const { rejection } = row;
+    if (rejection) {
+      // Money the store cannot attribute or whose amount is not the order's: an operator must look.
+      logger.error(
+        { eventId: row.id, providerEventId: event.eventId, orderId: event.orderId, rejection },
+        'payment event set aside: it does not match the store’s payment or order',
+      );
+    } else {
+      enqueue(row.id);
+    }
+    return { eventId: row.id, duplicate: false, rejection };
+  }
+
+  return {
+    /** A verified callback: stored (or found a duplicate) and handed on. */
+    receiveCallback(event: PaymentCallbackEvent): Promise<ReceivedEvent> {
+      return record(event, 'callback');
+    },
+
+    /** What the provider said when asked (a confirm, the sweep): stored once per version, handed on. */
+    receiveProviderPayment(provider: string, payment: ProviderPayment): Promise<ReceivedEvent> {
+      return record(eventFromProviderPayment(provider, payment), 'poll');
+    },
+  };
+}
+
+export type PaymentEventIntake = ReturnType<typeof createPaymentEventIntake>;

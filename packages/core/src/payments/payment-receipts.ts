@@ -1,0 +1,90 @@
+import { Prisma, type Queryable } from '@store/db';
+import type { LockedOrder } from '../orders/order-sql.ts';
+import type { ReceiptItem } from './provider.ts';
+
+/** The provider's receipt takes at most this many lines; a longer order is one line of its total. */
+const RECEIPT_ITEMS_MAX = 100;
+const RECEIPT_NAME_MAX = 128;
+
+/** What the provider's receipt is made of: the customer's email and language, and the order's lines. */
+export interface ReceiptSource {
+  email: string;
+  locale: string;
+  lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
+}
+
+/** Reads a ReceiptSource: a statement, or a subquery of one. */
+export const RECEIPT_SOURCE = (orderId: string, userId: Prisma.Sql) => Prisma.sql`
+  SELECT u.email, u.locale,
+         (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
+                                            'unitPriceMinor', ol.unit_price_minor, 'discountMinor', ol.discount_minor)
+                          ORDER BY ol.product_id, ol.id)
+          FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid) AS lines
+  FROM users u WHERE u.id = ${userId}`;
+
+/**
+ * What the provider's pages, the receipt and the bank statement say the payment is for, in the
+ * customer's language (English for any other).
+ */
+interface PaymentTexts {
+  goods: (order: string) => string;
+  topUp: string;
+}
+const ENGLISH_PAYMENT_TEXTS: PaymentTexts = {
+  goods: (order) => `Digital goods, order ${order}`,
+  topUp: 'Balance top-up',
+};
+const PAYMENT_TEXTS: Record<string, PaymentTexts> = {
+  en: ENGLISH_PAYMENT_TEXTS,
+  'pt-BR': { goods: (order) => `Produtos digitais, pedido ${order}`, topUp: 'Recarga de saldo' },
+  ru: { goods: (order) => `Цифровые товары, заказ ${order}`, topUp: 'Пополнение баланса' },
+  hi: { goods: (order) => `डिजिटल सामान, ऑर्डर ${order}`, topUp: 'बैलेंस टॉप-अप' },
+};
+export const paymentTexts = (locale: string | undefined): PaymentTexts =>
+  (locale ? PAYMENT_TEXTS[locale] : undefined) ?? ENGLISH_PAYMENT_TEXTS;
+
+/**
+ * The order's lines as receipt items whose sums add up to its total: a line's discount is spread
+ * over its units, and where it does not divide evenly the line is split in two prices a cent apart.
+ */
+export function receiptItems(
+  lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }>,
+  totalMinor: number,
+  fallbackName: string,
+): ReceiptItem[] {
+  const items: ReceiptItem[] = [];
+  for (const line of lines) {
+    const name = line.productName.slice(0, RECEIPT_NAME_MAX);
+    const paid = line.unitPriceMinor * line.quantity - line.discountMinor;
+    const base = Math.floor(paid / line.quantity);
+    const dearer = paid - base * line.quantity;
+    if (line.quantity - dearer > 0) items.push({ name, unitPriceMinor: base, quantity: line.quantity - dearer });
+    if (dearer > 0) items.push({ name, unitPriceMinor: base + 1, quantity: dearer });
+  }
+  const sum = items.reduce((total, item) => total + item.unitPriceMinor * item.quantity, 0);
+  if (items.length === 0 || items.length > RECEIPT_ITEMS_MAX || sum !== totalMinor) {
+    return [{ name: fallbackName, unitPriceMinor: totalMinor, quantity: 1 }];
+  }
+  return items;
+}
+
+/** The customer's email and the order's lines, for the provider's receipt. */
+export async function readReceiptSource(sql: Queryable, order: LockedOrder): Promise<ReceiptSource | undefined> {
+  const [receipt] = await sql.query<ReceiptSource>(RECEIPT_SOURCE(order.id, Prisma.sql`${order.userId}::uuid`));
+  return receipt;
+}
+
+/**
+ * The customer's language (kept in step with the interface's by the language switcher), for the
+ * provider's own pages: read with the receipt's source as the payment opened, else (a repeated
+ * attempt, which opened nothing) on its own.
+ */
+export async function customerLanguage(
+  sql: Queryable,
+  opened: { receipt?: ReceiptSource },
+  userId: string,
+): Promise<string | undefined> {
+  if (opened.receipt) return opened.receipt.locale;
+  const [user] = await sql.query<{ locale: string }>(Prisma.sql`SELECT locale FROM users WHERE id = ${userId}::uuid`);
+  return user?.locale;
+}
