@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { type JobKind, ORDER_STATUSES } from '@store/contract';
-import { Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type PrismaClient, qb, sqlOf } from '@store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { createLedgerService } from '../ledger/ledger-service.ts';
 import type { JobHandlers, JobQueue } from '../queue/job-queue.ts';
@@ -122,15 +122,6 @@ export function measuredHandlers(handlers: JobHandlers, metrics: JobMetrics): Jo
   return measured as JobHandlers;
 }
 
-interface StoreState {
-  orders: Array<{ status: string; count: number }>;
-  events: { waiting: number; applied: number; setAside: number; dead: number; oldestWaitingSeconds: number | null };
-  emails: { pending: number; failed: number };
-  refunds: { pending: number; failed: number };
-  owing: { customers: number; minor: number };
-  lowStock: Array<{ id: number; name: string; stock: number }>;
-}
-
 /**
  * The store-wide gauges, read from the database (and the queue, for its depths) when they are
  * scraped: `refresh` before `registry.metrics()`.
@@ -185,31 +176,114 @@ export function createStoreGauges(
   const ledger = createLedgerService({ db });
   let ledgerCheckedAt = 0;
 
-  async function readState(): Promise<StoreState> {
-    const [state] = await sql.query<StoreState>(Prisma.sql`
-      SELECT
-        (SELECT COALESCE(json_agg(json_build_object('status', status, 'count', count)), '[]'::json)
-         FROM (SELECT status, COUNT(*)::int AS count FROM orders GROUP BY status) o) AS orders,
-        (SELECT json_build_object(
-           'waiting', COUNT(*) FILTER (WHERE processed_at IS NULL AND dead_at IS NULL),
-           'applied', COUNT(*) FILTER (WHERE processed_at IS NOT NULL AND rejection IS NULL),
-           'setAside', COUNT(*) FILTER (WHERE rejection IS NOT NULL),
-           'dead', COUNT(*) FILTER (WHERE dead_at IS NOT NULL),
-           'oldestWaitingSeconds',
-             EXTRACT(EPOCH FROM now() - MIN(received_at) FILTER (WHERE processed_at IS NULL AND dead_at IS NULL)))
-         FROM payment_events) AS events,
-        (SELECT json_build_object('pending', COUNT(*) FILTER (WHERE status = 'PENDING'),
-                                  'failed', COUNT(*) FILTER (WHERE status = 'FAILED'))
-         FROM outbound_emails WHERE status <> 'SENT') AS emails,
-        (SELECT json_build_object('pending', COUNT(*) FILTER (WHERE status = 'PENDING'),
-                                  'failed', COUNT(*) FILTER (WHERE status = 'FAILED'))
-         FROM provider_refunds WHERE status <> 'SUCCEEDED') AS refunds,
-        (SELECT json_build_object('customers', COUNT(*), 'minor', COALESCE(SUM(owed_minor), 0))
-         FROM users WHERE owed_minor > 0) AS owing,
-        (SELECT COALESCE(json_agg(json_build_object('id', id, 'name', name, 'stock', stock_count)), '[]'::json)
-         FROM (SELECT id, name, stock_count FROM products
-               WHERE is_active AND stock_count <= ${lowStockThreshold}
-               ORDER BY stock_count, id LIMIT ${LOW_STOCK_PRODUCTS_MAX}) p) AS "lowStock"`);
+  /**
+   * Each part of the store's state is one row of a subquery turned into JSON (to_json), or its rows
+   * into a JSON array (json_agg, '[]' for none), so the whole state is one row of one statement.
+   */
+  async function readState() {
+    const [state] = await sql.query(
+      qb.selectNoFrom((eb) => {
+        const emptyArray = eb.cast<[]>(eb.val('[]'), 'json');
+        return [
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('orders')
+                .select((eb) => ['status', eb.cast<number>(eb.fn.countAll(), 'integer').as('count')])
+                .groupBy('status')
+                .as('o'),
+            )
+            .select((eb) => eb.fn.coalesce(eb.fn.jsonAgg('o'), emptyArray).as('orders'))
+            .$asScalar()
+            .as('orders'),
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('payment_events')
+                .select((eb) => {
+                  const waiting = eb.and([eb('processed_at', 'is', null), eb('dead_at', 'is', null)]);
+                  return [
+                    eb.fn.countAll<number>().filterWhere(waiting).as('waiting'),
+                    eb.fn
+                      .countAll<number>()
+                      .filterWhere(eb.and([eb('processed_at', 'is not', null), eb('rejection', 'is', null)]))
+                      .as('applied'),
+                    eb.fn.countAll<number>().filterWhere('rejection', 'is not', null).as('setAside'),
+                    eb.fn.countAll<number>().filterWhere('dead_at', 'is not', null).as('dead'),
+                    // EXTRACT(EPOCH FROM ...) as the function it stands for.
+                    eb
+                      .fn<number | null>('date_part', [
+                        eb.val('epoch'),
+                        eb(eb.fn('now'), '-', eb.fn.min('received_at').filterWhere(waiting)),
+                      ])
+                      .as('oldestWaitingSeconds'),
+                  ];
+                })
+                .as('e'),
+            )
+            .select((eb) => eb.fn.toJson('e').as('events'))
+            .$asScalar()
+            .as('events'),
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('outbound_emails')
+                .select((eb) => [
+                  eb.fn.countAll<number>().filterWhere('status', '=', 'PENDING').as('pending'),
+                  eb.fn.countAll<number>().filterWhere('status', '=', 'FAILED').as('failed'),
+                ])
+                .where('status', '<>', 'SENT')
+                .as('m'),
+            )
+            .select((eb) => eb.fn.toJson('m').as('emails'))
+            .$asScalar()
+            .as('emails'),
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('provider_refunds')
+                .select((eb) => [
+                  eb.fn.countAll<number>().filterWhere('status', '=', 'PENDING').as('pending'),
+                  eb.fn.countAll<number>().filterWhere('status', '=', 'FAILED').as('failed'),
+                ])
+                .where('status', '<>', 'SUCCEEDED')
+                .as('r'),
+            )
+            .select((eb) => eb.fn.toJson('r').as('refunds'))
+            .$asScalar()
+            .as('refunds'),
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('users')
+                .select((eb) => [
+                  eb.fn.countAll<number>().as('customers'),
+                  eb.fn.coalesce(eb.fn.sum<number>('owed_minor'), eb.lit(0)).as('minor'),
+                ])
+                .where('owed_minor', '>', 0)
+                .as('u'),
+            )
+            .select((eb) => eb.fn.toJson('u').as('owing'))
+            .$asScalar()
+            .as('owing'),
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('products')
+                .select(['id', 'name', 'stock_count as stock'])
+                .where((eb) => eb.ref('is_active'))
+                .where('stock_count', '<=', lowStockThreshold)
+                .orderBy('stock_count')
+                .orderBy('id')
+                .limit(LOW_STOCK_PRODUCTS_MAX)
+                .as('p'),
+            )
+            .select((eb) => eb.fn.coalesce(eb.fn.jsonAgg('p'), emptyArray).as('lowStock'))
+            .$asScalar()
+            .as('lowStock'),
+        ];
+      }),
+    );
     if (!state) throw new Error('the store state could not be read');
     return state;
   }
