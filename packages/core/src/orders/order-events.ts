@@ -1,4 +1,5 @@
-import { type OrderStatus, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { type Prisma, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { asPrismaSql } from './order-sql.ts';
 
 /**
  * An order's history (order_events). Changes of status are written by a trigger on orders, with the
@@ -36,35 +37,52 @@ export interface OrderEventInput {
   detail?: Record<string, unknown> | null;
 }
 
-/** The event's insert, for a caller that runs it with others in one statement (as a CTE). */
+/**
+ * The event's insert, for a caller that runs it with others in one statement (as a CTE,
+ * `qb.with('history', () => orderEventInsertion(event))`).
+ */
+export function orderEventInsertion(event: OrderEventInput) {
+  return qb.insertInto('order_events').values({
+    order_id: event.orderId,
+    actor: event.actor,
+    kind: event.kind,
+    amount_minor: event.amountMinor ?? null,
+    payment_id: event.paymentId ?? null,
+    detail: event.detail ? JSON.stringify(event.detail) : null,
+  });
+}
+
+/**
+ * @deprecated orderEventInsertion as a `Prisma.sql` fragment, for the callers that still embed it
+ * in a template; goes once none does.
+ */
 export function orderEventInsert(event: OrderEventInput): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO order_events (order_id, actor, kind, amount_minor, payment_id, detail)
-    VALUES (${event.orderId}::uuid, ${event.actor}, ${event.kind}, ${event.amountMinor ?? null}::bigint,
-            ${event.paymentId ?? null}::uuid, ${event.detail ? JSON.stringify(event.detail) : null}::jsonb)`;
+  return asPrismaSql(orderEventInsertion(event));
 }
 
 export async function recordOrderEvent(tx: Queryable, event: OrderEventInput): Promise<void> {
-  await tx.execute(orderEventInsert(event));
-}
-
-export interface OrderEventView {
-  id: number;
-  createdAt: Date;
-  actor: string;
-  kind: string;
-  fromStatus: OrderStatus | null;
-  toStatus: OrderStatus | null;
-  amountMinor: number | null;
-  paymentId: string | null;
-  detail: Record<string, unknown> | null;
+  await tx.execute(orderEventInsertion(event));
 }
 
 /** The order's history, oldest first. */
-export function orderHistory(db: PrismaClient, orderId: string): Promise<OrderEventView[]> {
-  return sqlOf(db).query<OrderEventView>(Prisma.sql`
-    SELECT id, created_at AS "createdAt", actor, kind, from_status AS "fromStatus", to_status AS "toStatus",
-           amount_minor AS "amountMinor", payment_id AS "paymentId", detail
-    FROM order_events WHERE order_id = ${orderId}::uuid
-    ORDER BY id`);
+export function orderHistory(db: PrismaClient, orderId: string) {
+  return sqlOf(db).query(
+    qb
+      .selectFrom('order_events')
+      .select([
+        'id',
+        'created_at as createdAt',
+        'actor',
+        'kind',
+        'from_status as fromStatus',
+        'to_status as toStatus',
+        'amount_minor as amountMinor',
+        'payment_id as paymentId',
+        'detail',
+      ])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      // What recordOrderEvent wrote: an object, or nothing.
+      .$narrowType<{ detail: Record<string, unknown> | null }>(),
+  );
 }

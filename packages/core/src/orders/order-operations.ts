@@ -3,9 +3,9 @@ import {
   int8ToNumber,
   type OrderStatus,
   type OrderType,
-  Prisma,
   type PrismaClient,
   type Queryable,
+  qb,
   sqlOf,
 } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
@@ -70,13 +70,37 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
    * more than is still on the balance (the rest was spent).
    */
   async function refundable(tx: Queryable, order: LockedOrder, to: RefundDestination): Promise<number> {
-    const [row] = await tx.query<{ inFlight: number; balanceMinor: number }>(Prisma.sql`
-      SELECT GREATEST(0, COALESCE((SELECT SUM(r.amount_minor) FROM provider_refunds r
-                                   WHERE r.payment_id = p.id AND r.status <> 'FAILED'), 0)
-                         - p.refunded_minor)::bigint AS "inFlight",
-             (SELECT balance_minor FROM users WHERE id = ${order.userId}::uuid) AS "balanceMinor"
-      FROM (SELECT ${order.paymentId}::uuid AS id) AS paying
-      LEFT JOIN payments p ON p.id = paying.id`);
+    const paying = qb
+      .selectNoFrom((eb) => eb.cast<string | null>(eb.val(order.paymentId), 'uuid').as('id'))
+      .as('paying');
+    const [row] = await tx.query(
+      qb
+        .selectFrom(paying)
+        .leftJoin('payments as p', 'p.id', 'paying.id')
+        .select((eb) => [
+          eb
+            .cast<number>(
+              eb.fn('greatest', [
+                eb.lit(0),
+                eb(
+                  eb.fn.coalesce(
+                    eb
+                      .selectFrom('provider_refunds as r')
+                      .select((eb) => eb.fn.sum<number>('r.amount_minor').as('sum'))
+                      .whereRef('r.payment_id', '=', 'p.id')
+                      .where('r.status', '<>', 'FAILED'),
+                    eb.lit(0),
+                  ),
+                  '-',
+                  eb.ref('p.refunded_minor'),
+                ),
+              ]),
+              'bigint',
+            )
+            .as('inFlight'),
+          eb.selectFrom('users').select('balance_minor').where('id', '=', order.userId).as('balanceMinor'),
+        ]),
+    );
     const left = order.totalMinor - order.refundedMinor - (row?.inFlight ?? 0);
     return to === 'card' && order.type === 'BALANCE' ? Math.min(left, row?.balanceMinor ?? 0) : left;
   }
@@ -117,8 +141,12 @@ export function createOrderOperations({ db, publicUrl, queue, logger = silentLog
           );
         }
         if (to === 'card') {
-          const [payment] = await tx.query<{ method: string; providerPaymentId: string | null }>(Prisma.sql`
-            SELECT method, provider_payment_id AS "providerPaymentId" FROM payments WHERE id = ${order.paymentId}::uuid`);
+          const [payment] = await tx.query(
+            qb
+              .selectFrom('payments')
+              .select(['method', 'provider_payment_id as providerPaymentId'])
+              .where('id', '=', order.paymentId),
+          );
           if (!payment || payment.method === 'BALANCE' || !payment.providerPaymentId) {
             throw new ConflictError('This order was not paid with a card or account: refund it to the balance.');
           }

@@ -10,7 +10,7 @@ import {
   type SpendResponse,
   STORE_CURRENCY,
 } from '@store/contract';
-import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
 import {
   RESERVED_UNITS_MAX,
@@ -30,7 +30,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay, wholeToMinor } from '../shared/money.ts';
 import { actors, recordOrderEvent } from './order-events.ts';
-import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, ORDER_COLUMNS } from './order-sql.ts';
+import { type LockedOrder, lockCustomer, lockExpiredOrders, lockOrder, orderColumns } from './order-sql.ts';
 import {
   COMPLETED_STATUSES,
   statusName,
@@ -205,8 +205,8 @@ export function createOrderService({
     const amountMinor = wholeToMinor(replenishmentValue);
     const made = async () => {
       if (!id) return undefined;
-      const [existing] = await sql.query<LockedOrder>(
-        Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${id}::uuid AND user_id = ${userId}::uuid`,
+      const [existing] = await sql.query(
+        qb.selectFrom('orders').select(orderColumns).where('id', '=', id).where('user_id', '=', userId),
       );
       if (existing && (existing.type !== 'BALANCE' || existing.totalMinor !== amountMinor)) {
         throw new ConflictError('This payment attempt already made a top-up of another amount.');
@@ -217,12 +217,23 @@ export function createOrderService({
     if (earlier) return createResponse(earlier);
     // Made at the service's clock, as its expiry is: the newest order is the one made last.
     const at = clock();
-    const [order] = await sql.query<LockedOrder>(Prisma.sql`
-      INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, created_at, expires_at, updated_at)
-      VALUES (${id ?? randomUUID()}::uuid, ${userId}::uuid, 'BALANCE', ${amountMinor}, ${amountMinor}, ${STORE_CURRENCY},
-              ${at}, ${new Date(at.getTime() + orderTtlMs)}, now())
-      ON CONFLICT (id) DO NOTHING
-      RETURNING ${ORDER_COLUMNS}`);
+    const [order] = await sql.query(
+      qb
+        .insertInto('orders')
+        .values((eb) => ({
+          id: id ?? randomUUID(),
+          user_id: userId,
+          type: 'BALANCE',
+          subtotal_minor: amountMinor,
+          total_minor: amountMinor,
+          currency: STORE_CURRENCY,
+          created_at: at,
+          expires_at: new Date(at.getTime() + orderTtlMs),
+          updated_at: eb.fn<Date>('now'),
+        }))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning(orderColumns),
+    );
     // Lost a race with the same attempt: the order the other request made.
     const result = order ?? (await made());
     if (!result) throw new ConflictError('This payment attempt is already under way.');
@@ -343,9 +354,14 @@ export function createOrderService({
    */
   async function releaseAbandonedHold(userId: string, code: string) {
     await sql.transaction(async (tx) => {
-      const [held] = await tx.query<{ orderId: string }>(Prisma.sql`
-        SELECT r.order_id AS "orderId" FROM promo_redemptions r JOIN promo_codes pc ON pc.id = r.promo_code_id
-        WHERE pc.code = ${normalizePromoCode(code)} AND r.user_id = ${userId}::uuid`);
+      const [held] = await tx.query(
+        qb
+          .selectFrom('promo_redemptions as r')
+          .innerJoin('promo_codes as pc', 'pc.id', 'r.promo_code_id')
+          .select('r.order_id as orderId')
+          .where('pc.code', '=', normalizePromoCode(code))
+          .where('r.user_id', '=', userId),
+      );
       if (!held) return;
       const order = await lockOrder(tx, held.orderId);
       if (!order || !UNPAID_STATUSES.includes(order.status)) return;
@@ -443,8 +459,8 @@ export function createOrderService({
     if (order?.id !== input.orderId) {
       order = await lockOrder(tx, input.orderId);
       if (!order) throw new NotFoundError('Order');
-      const [payment] = await tx.query<{ orderId: string }>(
-        Prisma.sql`SELECT order_id AS "orderId" FROM payments WHERE id = ${input.paymentId}::uuid`,
+      const [payment] = await tx.query(
+        qb.selectFrom('payments').select('order_id as orderId').where('id', '=', input.paymentId),
       );
       if (!payment || payment.orderId !== order.id) throw new NotFoundError('Payment');
     }
@@ -550,10 +566,18 @@ export function createOrderService({
             throw new ValidationError({ orderId: [ErrorKeys.orderNotPayable] }, 'This order can no longer be paid.');
           }
           const payment = { id: randomUUID() };
-          await tx.execute(Prisma.sql`
-            INSERT INTO payments (id, order_id, provider, method, status, amount_minor, currency, updated_at)
-            VALUES (${payment.id}::uuid, ${orderId}::uuid, 'balance', 'BALANCE', 'SUCCEEDED', ${locked.totalMinor},
-                    ${locked.currency}, now())`);
+          await tx.execute(
+            qb.insertInto('payments').values((eb) => ({
+              id: payment.id,
+              order_id: orderId,
+              provider: 'balance',
+              method: 'BALANCE',
+              status: 'SUCCEEDED',
+              amount_minor: locked.totalMinor,
+              currency: locked.currency,
+              updated_at: eb.fn<Date>('now'),
+            })),
+          );
           await transfer(tx, {
             key: ledgerKeys.spend(orderId),
             kind: 'SPEND',
@@ -568,8 +592,8 @@ export function createOrderService({
           current = { status: outcome.status, refundedMinor: outcome.refundedMinor };
           receipt = outcome.emailId;
         }
-        const [user] = await tx.query<{ balanceMinor: number }>(
-          Prisma.sql`SELECT balance_minor AS "balanceMinor" FROM users WHERE id = ${userId}::uuid`,
+        const [user] = await tx.query(
+          qb.selectFrom('users').select('balance_minor as balanceMinor').where('id', '=', userId),
         );
         return { order: { ...locked, ...current }, emailId: receipt, balanceMinor: user?.balanceMinor ?? 0 };
       });
@@ -610,10 +634,13 @@ export function createOrderService({
 
     /** POST /payment/status: reads the order, never changes it. Someone else's order: 404. */
     async paymentStatus(userId: string, orderId: string): Promise<PaymentStatusResponse> {
-      // The browser polls this every second while a payment is open: one raw read by primary key.
-      const [order] = await sql.query<{ id: string; status: OrderStatus; type: OrderType; refundedMinor: number }>(
-        Prisma.sql`SELECT id, status, type, refunded_minor AS "refundedMinor"
-                   FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`,
+      // The browser polls this every second while a payment is open: one read by primary key, on the driver.
+      const [order] = await sql.query(
+        qb
+          .selectFrom('orders')
+          .select(['id', 'status', 'type', 'refunded_minor as refundedMinor'])
+          .where('id', '=', orderId)
+          .where('user_id', '=', userId),
       );
       if (!order) throw new NotFoundError('Order');
       return {
@@ -630,13 +657,21 @@ export function createOrderService({
      * that names no order finds one.
      */
     async findPayableOrder(userId: string, type: PaymentType): Promise<LockedOrder | null> {
-      const [order] = await sql.query<LockedOrder>(Prisma.sql`
-        SELECT ${ORDER_COLUMNS} FROM orders
-        WHERE user_id = ${userId}::uuid AND type = ${TYPE_BY_NAME[type]}::order_type
-          AND status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])
-          AND (expires_at IS NULL OR expires_at > ${clock()})
-        ORDER BY created_at DESC
-        LIMIT 1`);
+      const [order] = await sql.query(
+        qb
+          .selectFrom('orders')
+          .select(orderColumns)
+          .where((eb) =>
+            eb.and([
+              eb('user_id', '=', userId),
+              eb('type', '=', TYPE_BY_NAME[type]),
+              eb('status', '=', eb.fn.any(eb.val(UNPAID_STATUSES))),
+              eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', clock())]),
+            ]),
+          )
+          .orderBy('created_at', 'desc')
+          .limit((eb) => eb.lit(1)),
+      );
       return order ?? null;
     },
 

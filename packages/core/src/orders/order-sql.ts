@@ -1,6 +1,9 @@
-import { type OrderStatus, type OrderType, Prisma, type Queryable } from '@store/db';
+import { compile, type OrderStatus, type OrderType, Prisma, type Queryable, qb, type Statement } from '@store/db';
 
-/** Raw SQL of orders: the row locks Prisma's query builder cannot take, on the driver (sql-client.ts). */
+/**
+ * Statements of orders: the row locks Prisma's query builder cannot take, built with `qb` from the
+ * tables' types and run on the driver (sql-client.ts).
+ */
 
 export interface LockedOrder {
   id: string;
@@ -18,11 +21,54 @@ export interface LockedOrder {
   promoCodeId: number | null;
 }
 
-/** The columns of a LockedOrder, for a statement that answers an order. */
-export const ORDER_COLUMNS = Prisma.sql`
-  id, user_id AS "userId", type, status, subtotal_minor AS "subtotalMinor",
-  discount_minor AS "discountMinor", total_minor AS "totalMinor", refunded_minor AS "refundedMinor",
-  currency, payment_id AS "paymentId", expires_at AS "expiresAt", promo_code_id AS "promoCodeId"`;
+/**
+ * The columns of a LockedOrder, for a statement on orders that answers an order:
+ * `qb.selectFrom('orders').select(orderColumns)`, or `.returning(orderColumns)`.
+ */
+export const orderColumns = [
+  'id',
+  'user_id as userId',
+  'type',
+  'status',
+  'subtotal_minor as subtotalMinor',
+  'discount_minor as discountMinor',
+  'total_minor as totalMinor',
+  'refunded_minor as refundedMinor',
+  'currency',
+  'payment_id as paymentId',
+  'expires_at as expiresAt',
+  'promo_code_id as promoCodeId',
+] as const;
+
+/**
+ * @deprecated The same columns for a `Prisma.sql` template, made from `orderColumns`: for the
+ * callers not yet building their statements with `qb`. Select `orderColumns` instead.
+ */
+export const ORDER_COLUMNS = new Prisma.Sql(
+  [
+    orderColumns
+      .map((column) => {
+        const [name, alias] = column.split(' as ');
+        return alias ? `${name} AS "${alias}"` : name;
+      })
+      .join(', '),
+  ],
+  [],
+);
+
+/**
+ * @deprecated A statement built with `qb` as a `Prisma.sql` fragment, for the callers that still
+ * embed this module's statements in their templates; goes once none does. Kysely numbers its
+ * parameters $1, $2... in the order they appear, so the text splits into the template's strings.
+ */
+export function asPrismaSql(statement: Statement): Prisma.Sql {
+  const { text, values } = compile(statement);
+  const placeholders = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+  if (placeholders.length !== values.length || placeholders.some((index, at) => index !== at + 1)) {
+    throw new Error(`cannot embed a statement whose parameters are not $1..$${values.length} in order: ${text}`);
+  }
+  return new Prisma.Sql(text.split(/\$\d+/), values);
+}
 
 /**
  * Takes the order's row until the transaction ends: a completion, a spend, a refund and the expiry
@@ -30,10 +76,7 @@ export const ORDER_COLUMNS = Prisma.sql`
  * foreign-key checks of a payment being recorded for it.
  */
 export async function lockOrder(tx: Queryable, orderId: string): Promise<LockedOrder | undefined> {
-  const rows = await tx.query<LockedOrder>(Prisma.sql`
-    SELECT ${ORDER_COLUMNS}
-    FROM orders WHERE id = ${orderId}::uuid
-    FOR NO KEY UPDATE`);
+  const rows = await tx.query(qb.selectFrom('orders').select(orderColumns).where('id', '=', orderId).forNoKeyUpdate());
   return rows[0];
 }
 
@@ -43,7 +86,7 @@ export async function lockOrder(tx: Queryable, orderId: string): Promise<LockedO
  * each other in a cycle.
  */
 export async function lockCustomer(tx: Queryable, userId: string): Promise<void> {
-  await tx.query(Prisma.sql`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
+  await tx.query(qb.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate());
 }
 
 /**
@@ -51,10 +94,15 @@ export async function lockCustomer(tx: Queryable, userId: string): Promise<void>
  * is completing right now to that payment.
  */
 export function lockExpiredOrders(tx: Queryable, now: Date, limit: number) {
-  return tx.query<{ id: string }>(Prisma.sql`
-    SELECT id FROM orders
-    WHERE status IN ('CREATED', 'PENDING') AND expires_at <= ${now}
-    ORDER BY expires_at
-    LIMIT ${limit}
-    FOR NO KEY UPDATE SKIP LOCKED`);
+  return tx.query(
+    qb
+      .selectFrom('orders')
+      .select('id')
+      .where('status', 'in', ['CREATED', 'PENDING'])
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .forNoKeyUpdate()
+      .skipLocked(),
+  );
 }

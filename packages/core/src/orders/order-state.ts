@@ -1,7 +1,8 @@
 import type { OrderStatusName, PaymentType } from '@store/contract';
-import { type OrderStatus, type OrderType, Prisma, type Queryable } from '@store/db';
+import { type OrderStatus, type OrderType, Prisma, type Queryable, qb } from '@store/db';
 import { releaseReservations } from '../fulfilment/fulfilment-sql.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { asPrismaSql } from './order-sql.ts';
 
 /**
  * The order state machine: for each status, the statuses an order may reach it from.
@@ -78,40 +79,70 @@ export interface TransitionChanges {
  * another order), here, and its reserved codes (back in stock), with releaseReservations.
  */
 async function releasePromoRedemptions(tx: Queryable, orderIds: string[]) {
-  const released = await tx.query<{ promoCodeId: number }>(Prisma.sql`
-    DELETE FROM promo_redemptions WHERE order_id = ANY(${orderIds}::uuid[])
-    RETURNING promo_code_id AS "promoCodeId"`);
+  const released = await tx.query(
+    qb
+      .deleteFrom('promo_redemptions')
+      .where((eb) => eb('order_id', '=', eb.fn.any(eb.val(orderIds))))
+      .returning('promo_code_id as promoCodeId'),
+  );
   const perCode = new Map<number, number>();
   for (const { promoCodeId } of released) perCode.set(promoCodeId, (perCode.get(promoCodeId) ?? 0) + 1);
   // One code at a time, in id order: two releases never wait on each other's codes in a cycle.
   for (const [id, count] of [...perCode].sort(([a], [b]) => a - b)) {
-    await tx.execute(Prisma.sql`UPDATE promo_codes SET used_count = used_count - ${count} WHERE id = ${id}`);
+    await tx.execute(
+      qb
+        .updateTable('promo_codes')
+        .set((eb) => ({ used_count: eb('used_count', '-', count) }))
+        .where('id', '=', id),
+    );
   }
 }
 
 /**
- * The statement of a transition, for a caller that runs it with others in one statement (as a CTE):
- * the same conditional update transitionOrders runs. Not for the unpaid endings, which also give
- * promo codes back.
+ * The statement of a transition, for a caller that runs it with others in one statement (as a CTE,
+ * `qb.with('moved', () => transitionUpdate(...))`): the same conditional update transitionOrders
+ * runs, answering the orders that moved (id, status, userId). Not for the unpaid endings, which also
+ * give promo codes back.
  */
-export function transitionStatement(orderIds: string[], to: OrderStatus, changes: TransitionChanges): Prisma.Sql {
+export function transitionUpdate(orderIds: readonly string[], to: OrderStatus, changes: TransitionChanges) {
   if (UNPAID_ENDINGS.includes(to)) throw new RangeError(`a move to ${to} goes through transitionOrders`);
-  return transitionSql(orderIds, to, changes);
+  return transitionQuery(orderIds, to, changes);
 }
 
-/** The conditional update of a transition; a change left out keeps its column as it is. */
-function transitionSql(orderIds: string[], to: OrderStatus, changes: TransitionChanges): Prisma.Sql {
-  return Prisma.sql`
-    UPDATE orders SET
-      status = ${to}::order_status,
-      paid_at = COALESCE(${changes.paidAt ?? null}::timestamptz, paid_at),
-      payment_id = COALESCE(${changes.paymentId ?? null}::uuid, payment_id),
-      fulfilled_at = COALESCE(${changes.fulfilledAt ?? null}::timestamptz, fulfilled_at),
-      refunded_minor = COALESCE(${changes.refundedMinor ?? null}::bigint, refunded_minor),
-      changed_by = ${changes.actor},
-      updated_at = now()
-    WHERE id = ANY(${orderIds}::uuid[]) AND status = ANY(${[...ALLOWED_FROM[to]]}::text[]::order_status[])
-    RETURNING id, status, user_id AS "userId"`;
+/**
+ * @deprecated transitionUpdate as a `Prisma.sql` fragment, for the callers that still embed it in a
+ * template; goes once none does.
+ */
+export function transitionStatement(orderIds: string[], to: OrderStatus, changes: TransitionChanges): Prisma.Sql {
+  return asPrismaSql(transitionUpdate(orderIds, to, changes));
+}
+
+/**
+ * The conditional update of a transition; a change left out keeps its column as it is (COALESCE of
+ * a null parameter, so that every transition is the one statement text).
+ */
+function transitionQuery(orderIds: readonly string[], to: OrderStatus, changes: TransitionChanges) {
+  return qb
+    .updateTable('orders')
+    .set((eb) => ({
+      status: to,
+      paid_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(changes.paidAt ?? null), 'timestamptz'), 'paid_at'),
+      payment_id: eb.fn.coalesce(eb.cast<string | null>(eb.val(changes.paymentId ?? null), 'uuid'), 'payment_id'),
+      fulfilled_at: eb.fn.coalesce(
+        eb.cast<Date | null>(eb.val(changes.fulfilledAt ?? null), 'timestamptz'),
+        'fulfilled_at',
+      ),
+      refunded_minor: eb.fn.coalesce(
+        eb.cast<number | null>(eb.val(changes.refundedMinor ?? null), 'bigint'),
+        'refunded_minor',
+      ),
+      changed_by: changes.actor,
+      updated_at: eb.fn<Date>('now'),
+    }))
+    .where((eb) =>
+      eb.and([eb('id', '=', eb.fn.any(eb.val(orderIds))), eb('status', '=', eb.fn.any(eb.val(ALLOWED_FROM[to])))]),
+    )
+    .returning(['id', 'status', 'user_id as userId']);
 }
 
 /**
@@ -129,9 +160,7 @@ export async function transitionOrders(
 ): Promise<Array<{ id: string; status: OrderStatus; userId: string }>> {
   if (orderIds.length === 0) return [];
   const ending = UNPAID_ENDINGS.includes(to);
-  const moved = await tx.query<{ id: string; status: OrderStatus; userId: string }>(
-    transitionSql(orderIds, to, changes),
-  );
+  const moved = await tx.query(transitionQuery(orderIds, to, changes));
   if (ending && moved.length > 0) {
     const ended = moved.map((order) => order.id);
     await releasePromoRedemptions(tx, ended);
@@ -156,9 +185,7 @@ export async function transitionOrder(
  * from where it is.
  */
 export async function refuseTransition(tx: Queryable, orderId: string, to: OrderStatus): Promise<never> {
-  const [current] = await tx.query<{ status: OrderStatus }>(
-    Prisma.sql`SELECT status FROM orders WHERE id = ${orderId}::uuid`,
-  );
+  const [current] = await tx.query(qb.selectFrom('orders').select('status').where('id', '=', orderId));
   if (!current) throw new NotFoundError('Order');
   throw new IllegalTransitionError(orderId, current.status, to);
 }
