@@ -1,9 +1,8 @@
-import { Prisma } from '@store/db';
+import { Prisma, qb } from '@store/db';
 
 /**
- * The one rule for where an order's payments stand, in SQL over a `payments` row alias: every path
- * that asks "is a payment of this order still deciding?" asks here. Two questions, one inside the
- * other:
+ * The one rule for where an order's payments stand: every path that asks "is a payment of this order
+ * still deciding?" asks here. Two questions, one inside the other:
  *
  * - settling: the provider has said it succeeded, or is deciding it now (3-D Secure, a card request
  *   still on its way). No new attempt of the order starts while one is: it would be a second charge.
@@ -11,6 +10,10 @@ import { Prisma } from '@store/db';
  *   page opened). It may still bring money for the order, so the order keeps its promo code and is not
  *   failed by another payment failing; a new attempt may start (the customer changed method), and
  *   should both be paid, the second goes back to its card.
+ *
+ * Each question is a query of the order's payments in that state, asked with `eb.exists(...)`:
+ *
+ *     qb.selectFrom('orders as o').select((eb) => eb.not(eb.exists(openPayments(eb.ref('o.id')))).as('idle'))
  */
 
 /**
@@ -19,32 +22,86 @@ import { Prisma } from '@store/db';
  */
 export const CARD_ATTEMPT_WINDOW_MS = 60_000;
 
-/** `now`: the time the window is measured from (the caller's clock, or the database's). */
-const inFlight = (p: Prisma.Sql, now: Prisma.Sql) => Prisma.sql`(${p}.status = 'INIT' AND ${p}.method = 'CARD'
+/** The operation node of an expression, as Kysely's builders make them. */
+type OperationNode = ReturnType<ReturnType<typeof qb.fn<unknown>>['toOperationNode']>;
+
+/**
+ * An SQL expression answering a `T`: Kysely's `Expression<T>`, such as `eb.ref('o.id')` or `eb.val(id)`
+ * (this package reaches Kysely only through `qb`).
+ */
+export interface SqlExpression<T> {
+  readonly expressionType: T | undefined;
+  toOperationNode(): OperationNode;
+}
+
+/** An order's id: a value, or an expression (the id column of the order a caller's query reads). */
+export type OrderIdOperand = string | SqlExpression<string>;
+
+/**
+ * The order's payments (but `except`, when given) that are settling, or open: one row (`one`) each.
+ * `now`: the time a card attempt's window is measured from (the caller's clock), else the database's.
+ */
+function paymentsIn(state: 'settling' | 'open', orderId: OrderIdOperand, except?: string, now?: Date) {
+  return qb
+    .selectFrom('payments as p')
+    .select((eb) => eb.lit(1).as('one'))
+    .where('p.order_id', '=', orderId)
+    .$if(except !== undefined, (query) => query.where('p.id', 'is distinct from', except as string))
+    .where((eb) => {
+      const from = now === undefined ? eb.fn<Date>('now') : eb.cast<Date>(eb.val(now), 'timestamptz');
+      // make_interval(years, months, weeks, days, hours, mins, secs): the window, in seconds. Kysely
+      // types both sides of a subtraction alike, so the interval is typed as the time it is taken from.
+      const window = eb.fn<Date>('make_interval', [
+        ...[0, 0, 0, 0, 0, 0].map((zero) => eb.lit(zero)),
+        eb.val(CARD_ATTEMPT_WINDOW_MS / 1000),
+      ]);
+      const inFlight = eb.and([
+        eb('p.status', '=', 'INIT'),
+        eb('p.method', '=', 'CARD'),
+        eb('p.provider_payment_id', 'is', null),
+        eb('p.created_at', '>', eb(from, '-', window)),
+      ]);
+      const settling = eb.or([eb('p.status', 'in', ['PENDING', 'SUCCEEDED']), inFlight]);
+      if (state === 'settling') return settling;
+      return eb.or([settling, eb.and([eb('p.status', '=', 'INIT'), eb('p.provider_payment_id', 'is not', null)])]);
+    });
+}
+
+/**
+ * The order's payments that are open (but `except`, when given), a card attempt's window measured by
+ * the database's clock: none is `eb.not(eb.exists(openPayments(...)))`.
+ */
+export function openPayments(orderId: OrderIdOperand, except?: string) {
+  return paymentsIn('open', orderId, except);
+}
+
+/** The order's payments that are settling, a card attempt's window measured from `now`. */
+export function settlingPayments(orderId: OrderIdOperand, now: Date) {
+  return paymentsIn('settling', orderId, undefined, now);
+}
+
+// The same rule as `Prisma.sql` conditions over a payments alias, for the callers that still write
+// templates; goes once none does.
+const inFlightSql = (p: Prisma.Sql, now: Prisma.Sql) => Prisma.sql`(${p}.status = 'INIT' AND ${p}.method = 'CARD'
   AND ${p}.provider_payment_id IS NULL
   AND ${p}.created_at > ${now} - make_interval(secs => ${CARD_ATTEMPT_WINDOW_MS / 1000}))`;
+const settlingSql = (p: Prisma.Sql, now: Prisma.Sql) =>
+  Prisma.sql`(${p}.status IN ('PENDING', 'SUCCEEDED') OR ${inFlightSql(p, now)})`;
+const openSql = (p: Prisma.Sql, now: Prisma.Sql) =>
+  Prisma.sql`(${settlingSql(p, now)} OR (${p}.status = 'INIT' AND ${p}.provider_payment_id IS NOT NULL))`;
 
-const DATABASE_NOW = Prisma.sql`now()`;
-
-/** Succeeded, or being decided by the provider now: a new attempt of the order waits. */
-export function paymentSettling(p: Prisma.Sql, now = DATABASE_NOW): Prisma.Sql {
-  return Prisma.sql`(${p}.status IN ('PENDING', 'SUCCEEDED') OR ${inFlight(p, now)})`;
-}
-
-/** Settling, or waiting at the provider for the payer: it may still bring money for the order. */
-export function paymentOpen(p: Prisma.Sql, now = DATABASE_NOW): Prisma.Sql {
-  return Prisma.sql`(${paymentSettling(p, now)} OR (${p}.status = 'INIT' AND ${p}.provider_payment_id IS NOT NULL))`;
-}
-
-/** True of an order none of whose payments (but `except`) is open; `orderId`: an SQL expression of its id. */
+/**
+ * @deprecated `NOT EXISTS (openPayments(...))` as a `Prisma.sql` condition. True of an order none of
+ * whose payments (but `except`) is open; `orderId`: an SQL expression of its id.
+ */
 export function noPaymentOpen(orderId: Prisma.Sql, except: Prisma.Sql = Prisma.sql`NULL::uuid`): Prisma.Sql {
   return Prisma.sql`NOT EXISTS (
     SELECT 1 FROM payments p
-    WHERE p.order_id = ${orderId} AND p.id IS DISTINCT FROM ${except} AND ${paymentOpen(Prisma.sql`p`)})`;
+    WHERE p.order_id = ${orderId} AND p.id IS DISTINCT FROM ${except} AND ${openSql(Prisma.sql`p`, Prisma.sql`now()`)})`;
 }
 
-/** True of an order one of whose payments is settling. */
-export function anyPaymentSettling(orderId: Prisma.Sql, now = DATABASE_NOW): Prisma.Sql {
+/** @deprecated `EXISTS (settlingPayments(...))` as a `Prisma.sql` condition. */
+export function anyPaymentSettling(orderId: Prisma.Sql, now: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`EXISTS (
-    SELECT 1 FROM payments p WHERE p.order_id = ${orderId} AND ${paymentSettling(Prisma.sql`p`, now)})`;
+    SELECT 1 FROM payments p WHERE p.order_id = ${orderId} AND ${settlingSql(Prisma.sql`p`, now)})`;
 }
