@@ -1,5 +1,5 @@
 import { type BalanceNoticeData, RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
-import { Prisma, type Queryable } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 import { recordEmail } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
 
@@ -20,8 +20,11 @@ export interface BalanceNotice {
  * it). Call it after the credit: it reads the balance the customer has now.
  */
 export async function recordBalanceNotice(tx: Queryable, notice: BalanceNotice): Promise<string> {
-  const [customer] = await tx.query<{ email: string; name: string; locale: string; balanceMinor: number }>(
-    Prisma.sql`SELECT email, name, locale, balance_minor AS "balanceMinor" FROM users WHERE id = ${notice.userId}::uuid`,
+  const [customer] = await tx.query(
+    qb
+      .selectFrom('users')
+      .select(['email', 'name', 'locale', 'balance_minor as balanceMinor'])
+      .where('id', '=', notice.userId),
   );
   if (!customer) throw new Error(`customer ${notice.userId} does not exist`);
   return recordEmail(tx, {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { Prisma, sqlOf } from '@store/db';
+import { type LedgerAccount, Prisma, prismaQueryable, qb, sqlOf } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -200,10 +200,17 @@ describe('the ledger', () => {
     const made = await db().ledgerTransfer.create({
       data: { idempotencyKey: `test:${randomUUID()}`, kind: 'ADJUSTMENT', amountMinor: 1n },
     });
-    const insert = (account: string, userId: string | null, provider: string | null, amount: number) =>
-      db().$executeRaw`
-        INSERT INTO ledger_entries (id, transfer_id, account, user_id, provider, amount_minor)
-        VALUES (${randomUUID()}::uuid, ${made.id}::uuid, ${account}::ledger_account, ${userId}::uuid, ${provider}, ${amount})`;
+    const insert = (account: LedgerAccount, userId: string | null, provider: string | null, amount: number) =>
+      prismaQueryable(db()).execute(
+        qb.insertInto('ledger_entries').values({
+          id: randomUUID(),
+          transfer_id: made.id,
+          account,
+          user_id: userId,
+          provider,
+          amount_minor: amount,
+        }),
+      );
     for (const [account, userId, provider, amount] of [
       ['CUSTOMER_BALANCE', null, null, 1],
       ['CUSTOMER_RECEIVABLE', user.id, 'sandbox', 1],
@@ -218,8 +225,13 @@ describe('the ledger', () => {
         data: { idempotencyKey: `test:${randomUUID()}`, kind: 'ADJUSTMENT', amountMinor: 0n },
       }),
     ).rejects.toThrow();
-    await expect(db().$executeRaw`UPDATE users SET balance_minor = -1 WHERE id = ${user.id}::uuid`).rejects.toThrow();
-    await expect(db().$executeRaw`UPDATE users SET owed_minor = -1 WHERE id = ${user.id}::uuid`).rejects.toThrow();
+    const viaPrisma = prismaQueryable(db());
+    await expect(
+      viaPrisma.execute(qb.updateTable('users').set({ balance_minor: -1 }).where('id', '=', user.id)),
+    ).rejects.toThrow();
+    await expect(
+      viaPrisma.execute(qb.updateTable('users').set({ owed_minor: -1 }).where('id', '=', user.id)),
+    ).rejects.toThrow();
     await db().ledgerTransfer.delete({ where: { id: made.id } });
   });
 });

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import {
-  type LedgerAccount,
-  type LedgerTransferKind,
-  Prisma,
-  type PrismaClient,
-  type Queryable,
-  sqlOf,
-} from '@store/db';
+import { type LedgerAccount, type LedgerTransferKind, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import { ValidationError } from '../shared/errors.ts';
 
 /**
@@ -120,11 +113,17 @@ function customerOf(account: Account): string | null {
 }
 
 /** A leg's row: the account, its owner and the signed amount. */
-function leg(account: Account, signedMinor: number): Prisma.Sql {
-  const userId = 'userId' in account ? account.userId : null;
-  const provider = 'provider' in account ? account.provider : null;
-  return Prisma.sql`(${account.account}::ledger_account, ${userId}::uuid, ${provider}::varchar, ${signedMinor}::bigint)`;
+function leg(account: Account, signedMinor: number) {
+  return {
+    account: account.account,
+    userId: 'userId' in account ? account.userId : null,
+    provider: 'provider' in account ? account.provider : null,
+    amountMinor: signedMinor,
+  };
 }
+
+/** The columns of a leg, as each leg's insert lists them. */
+const LEG_COLUMNS = ['id', 'transfer_id', 'account', 'user_id', 'provider', 'amount_minor'] as const;
 
 /** How much a transfer changes the customer's cached balance and debt, for one side of it. */
 function cacheChange(account: Account, signedMinor: number): { balance: number; owed: number } {
@@ -160,38 +159,92 @@ export async function transfer(tx: Queryable, transfer: Transfer): Promise<Trans
   const owedChange = out.owed + into.owed;
   // Taking from the balance needs that much on it; nothing else is guarded here (a debt may grow).
   const needs = balanceChange < 0 ? -balanceChange : 0;
-  const cached = userId
-    ? Prisma.sql`, cached AS (
-        UPDATE users SET balance_minor = balance_minor + ${balanceChange}::bigint,
-                         owed_minor = owed_minor + ${owedChange}::bigint, updated_at = now()
-        WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM made) AND balance_minor >= ${needs}::bigint
-          AND (${transfer.spend === true} = false OR owed_minor = 0)
-        RETURNING balance_minor, owed_minor
-      )`
-    : Prisma.empty;
-  const [row] = await tx.query<{ moved: boolean; balanceMinor: number | null; owedMinor: number | null }>(Prisma.sql`
-    WITH made AS (
-      INSERT INTO ledger_transfers (id, idempotency_key, kind, amount_minor, order_id, payment_id)
-      VALUES (${randomUUID()}::uuid, ${transfer.key}, ${transfer.kind}::ledger_transfer_kind, ${amountMinor}::bigint,
-              ${transfer.orderId ?? null}::uuid, ${transfer.paymentId ?? null}::uuid)
-      ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING id
-    ), legs AS (
-      INSERT INTO ledger_entries (id, transfer_id, account, user_id, provider, amount_minor)
-      SELECT gen_random_uuid(), made.id, l.account, l.user_id, l.provider, l.amount
-      FROM made, (VALUES ${leg(from, -amountMinor)}, ${leg(to, amountMinor)}) AS l(account, user_id, provider, amount)
-    )${cached}
-    SELECT EXISTS (SELECT 1 FROM made) AS moved,
-           ${userId ? Prisma.sql`(SELECT balance_minor FROM cached)` : Prisma.sql`NULL::bigint`} AS "balanceMinor",
-           ${userId ? Prisma.sql`(SELECT owed_minor FROM cached)` : Prisma.sql`NULL::bigint`} AS "owedMinor"`);
+  const legOut = leg(from, -amountMinor);
+  const legIn = leg(to, amountMinor);
+  // The transfer, once per key, and its two legs, inserted only when the transfer was: each leg an
+  // INSERT ... SELECT from `made`, whose values take their types from the columns they fill.
+  const made = qb
+    .with('made', (db) =>
+      db
+        .insertInto('ledger_transfers')
+        .values({
+          id: randomUUID(),
+          idempotency_key: transfer.key,
+          kind: transfer.kind,
+          amount_minor: amountMinor,
+          order_id: transfer.orderId ?? null,
+          payment_id: transfer.paymentId ?? null,
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning('id'),
+    )
+    .with('leg_out', (db) =>
+      db
+        .insertInto('ledger_entries')
+        .columns(LEG_COLUMNS)
+        .expression((eb) =>
+          eb
+            .selectFrom('made')
+            .select((eb) => [
+              eb.fn<string>('gen_random_uuid').as('id'),
+              'made.id as transfer_id',
+              eb.val(legOut.account).as('account'),
+              eb.val(legOut.userId).as('user_id'),
+              eb.val(legOut.provider).as('provider'),
+              eb.val(legOut.amountMinor).as('amount_minor'),
+            ]),
+        ),
+    )
+    .with('leg_in', (db) =>
+      db
+        .insertInto('ledger_entries')
+        .columns(LEG_COLUMNS)
+        .expression((eb) =>
+          eb
+            .selectFrom('made')
+            .select((eb) => [
+              eb.fn<string>('gen_random_uuid').as('id'),
+              'made.id as transfer_id',
+              eb.val(legIn.account).as('account'),
+              eb.val(legIn.userId).as('user_id'),
+              eb.val(legIn.provider).as('provider'),
+              eb.val(legIn.amountMinor).as('amount_minor'),
+            ]),
+        ),
+    );
+  if (!userId) {
+    const [row] = await tx.query(
+      made.selectNoFrom((eb) => eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))).as('moved')),
+    );
+    return { moved: row?.moved === true, customer: null };
+  }
+  const [row] = await tx.query(
+    made
+      .with('cached', (db) =>
+        db
+          .updateTable('users')
+          .set((eb) => ({
+            balance_minor: eb('balance_minor', '+', balanceChange),
+            owed_minor: eb('owed_minor', '+', owedChange),
+            updated_at: eb.fn('now'),
+          }))
+          .where('id', '=', userId)
+          .where((eb) => eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))))
+          .where('balance_minor', '>=', needs)
+          .where((eb) => eb.or([eb(eb.val(transfer.spend === true), '=', eb.lit(false)), eb('owed_minor', '=', 0)]))
+          .returning(['balance_minor', 'owed_minor']),
+      )
+      .selectNoFrom((eb) => [
+        eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))).as('moved'),
+        eb.selectFrom('cached').select('balance_minor').as('balanceMinor'),
+        eb.selectFrom('cached').select('owed_minor').as('owedMinor'),
+      ]),
+  );
   if (!row?.moved) return { moved: false, customer: null };
-  if (!userId) return { moved: true, customer: null };
   if (row.balanceMinor === null || row.owedMinor === null) {
     // The guard refused it (or the customer is gone): the statement's transfer is rolled back with `tx`.
     if (transfer.spend) {
-      const [owing] = await tx.query<{ owedMinor: number }>(
-        Prisma.sql`SELECT owed_minor AS "owedMinor" FROM users WHERE id = ${userId}::uuid`,
-      );
+      const [owing] = await tx.query(qb.selectFrom('users').select('owed_minor as owedMinor').where('id', '=', userId));
       if (owing && owing.owedMinor > 0) throw new BalanceOwedError();
     }
     if (needs > 0) throw new InsufficientFundsError();
@@ -269,32 +322,12 @@ export async function adjustBalance(
   return credited.moved;
 }
 
-export interface LedgerEntryView {
-  transferId: string;
-  orderId: string | null;
-  paymentId: string | null;
-  kind: LedgerTransferKind;
-  account: LedgerAccount;
-  /** Signed: what the transfer did to this account. */
-  amountMinor: number;
-  idempotencyKey: string;
-  createdAt: Date;
-}
-
 /** Something the books say that they must not: empty when all is right. */
 export type LedgerProblem =
   | { kind: 'balance_mismatch'; userId: string; email: string; cachedMinor: number; ledgerMinor: number }
   | { kind: 'owed_mismatch'; userId: string; email: string; cachedMinor: number; ledgerMinor: number }
   | { kind: 'unbalanced_transfer'; transferId: string; key: string; legs: number; sumMinor: number }
   | { kind: 'books_not_zero'; sumMinor: number };
-
-export interface Receivable {
-  userId: string;
-  email: string;
-  owedMinor: number;
-  balanceMinor: number;
-  since: Date | null;
-}
 
 export interface AccountTotal {
   account: LedgerAccount;
@@ -310,40 +343,78 @@ export interface LedgerServiceDeps {
 export function createLedgerService({ db }: LedgerServiceDeps) {
   const sql = sqlOf(db);
   return {
-    /** The customer's entries (both accounts), newest first, with the balance and debt they add up to. */
-    async statement(
-      userId: string,
-      limit = 100,
-    ): Promise<{ balanceMinor: number; owedMinor: number; entries: LedgerEntryView[] }> {
-      const [customer] = await sql.query<{ balanceMinor: number; owedMinor: number }>(
-        Prisma.sql`SELECT balance_minor AS "balanceMinor", owed_minor AS "owedMinor" FROM users WHERE id = ${userId}::uuid`,
+    /**
+     * The customer's entries (both accounts), newest first, with the balance and debt they add up to.
+     * An entry's amount is signed: what its transfer did to that account.
+     */
+    async statement(userId: string, limit = 100) {
+      const [customer] = await sql.query(
+        qb
+          .selectFrom('users')
+          .select(['balance_minor as balanceMinor', 'owed_minor as owedMinor'])
+          .where('id', '=', userId),
       );
-      const entries = await sql.query<LedgerEntryView>(Prisma.sql`
-        SELECT t.id AS "transferId", t.order_id AS "orderId", t.payment_id AS "paymentId", t.kind, e.account,
-               e.amount_minor AS "amountMinor", t.idempotency_key AS "idempotencyKey", t.created_at AS "createdAt"
-        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
-        WHERE e.user_id = ${userId}::uuid
-        ORDER BY e.created_at DESC, e.id DESC
-        LIMIT ${limit}`);
+      const entries = await sql.query(
+        qb
+          .selectFrom('ledger_entries as e')
+          .innerJoin('ledger_transfers as t', 't.id', 'e.transfer_id')
+          .select([
+            't.id as transferId',
+            't.order_id as orderId',
+            't.payment_id as paymentId',
+            't.kind',
+            'e.account',
+            'e.amount_minor as amountMinor',
+            't.idempotency_key as idempotencyKey',
+            't.created_at as createdAt',
+          ])
+          .where('e.user_id', '=', userId)
+          .orderBy('e.created_at', 'desc')
+          .orderBy('e.id', 'desc')
+          .limit(limit),
+      );
       return { balanceMinor: customer?.balanceMinor ?? 0, owedMinor: customer?.owedMinor ?? 0, entries };
     },
 
     /** Customers who owe the store, largest debt first, with when their debt last grew. */
-    async receivables(limit = 50): Promise<Receivable[]> {
-      return sql.query<Receivable>(Prisma.sql`
-        SELECT u.id AS "userId", u.email, u.owed_minor AS "owedMinor", u.balance_minor AS "balanceMinor",
-               (SELECT MAX(e.created_at) FROM ledger_entries e
-                WHERE e.user_id = u.id AND e.account = 'CUSTOMER_RECEIVABLE' AND e.amount_minor < 0) AS since
-        FROM users u WHERE u.owed_minor > 0
-        ORDER BY u.owed_minor DESC, u.email
-        LIMIT ${limit}`);
+    async receivables(limit = 50) {
+      return sql.query(
+        qb
+          .selectFrom('users as u')
+          .select((eb) => [
+            'u.id as userId',
+            'u.email',
+            'u.owed_minor as owedMinor',
+            'u.balance_minor as balanceMinor',
+            eb
+              .selectFrom('ledger_entries as e')
+              .select((eb) => eb.fn.max('e.created_at').as('since'))
+              .whereRef('e.user_id', '=', 'u.id')
+              .where('e.account', '=', 'CUSTOMER_RECEIVABLE')
+              .where('e.amount_minor', '<', eb.lit(0))
+              .as('since'),
+          ])
+          .where((eb) => eb('u.owed_minor', '>', eb.lit(0)))
+          .orderBy('u.owed_minor', 'desc')
+          .orderBy('u.email')
+          .limit(limit),
+      );
     },
 
     /** Every account's balance: the customers' together by kind, the others one by one. */
     async accountTotals(): Promise<AccountTotal[]> {
-      return sql.query<AccountTotal>(Prisma.sql`
-        SELECT account, provider, SUM(amount_minor)::bigint AS "balanceMinor"
-        FROM ledger_entries GROUP BY account, provider ORDER BY account, provider`);
+      return sql.query(
+        qb
+          .selectFrom('ledger_entries')
+          .select((eb) => [
+            'account',
+            'provider',
+            eb.cast<number>(eb.fn.sum('amount_minor'), 'bigint').as('balanceMinor'),
+          ])
+          .groupBy(['account', 'provider'])
+          .orderBy('account')
+          .orderBy('provider'),
+      );
     },
 
     /**
@@ -351,25 +422,39 @@ export function createLedgerService({ db }: LedgerServiceDeps) {
      * legs, every transfer has two legs that sum to zero, and all legs together sum to zero.
      */
     async verifyBooks(): Promise<LedgerProblem[]> {
-      const customers = await sql.query<{
-        userId: string;
-        email: string;
-        balanceMinor: number;
-        owedMinor: number;
-        ledgerBalanceMinor: number;
-        ledgerOwedMinor: number;
-      }>(Prisma.sql`
-        SELECT u.id AS "userId", u.email, u.balance_minor AS "balanceMinor", u.owed_minor AS "owedMinor",
-               COALESCE(l.balance, 0)::bigint AS "ledgerBalanceMinor", COALESCE(-l.receivable, 0)::bigint AS "ledgerOwedMinor"
-        FROM users u
-        LEFT JOIN (
-          SELECT user_id,
-                 SUM(amount_minor) FILTER (WHERE account = 'CUSTOMER_BALANCE') AS balance,
-                 SUM(amount_minor) FILTER (WHERE account = 'CUSTOMER_RECEIVABLE') AS receivable
-          FROM ledger_entries WHERE user_id IS NOT NULL GROUP BY user_id
-        ) l ON l.user_id = u.id
-        WHERE u.balance_minor <> COALESCE(l.balance, 0) OR u.owed_minor <> COALESCE(-l.receivable, 0)
-        ORDER BY u.email`);
+      const customers = await sql.query(
+        qb
+          .selectFrom('users as u')
+          .leftJoin(
+            (eb) =>
+              eb
+                .selectFrom('ledger_entries')
+                .select((eb) => [
+                  'user_id',
+                  eb.fn.sum<number>('amount_minor').filterWhere('account', '=', 'CUSTOMER_BALANCE').as('balance'),
+                  eb.fn.sum<number>('amount_minor').filterWhere('account', '=', 'CUSTOMER_RECEIVABLE').as('receivable'),
+                ])
+                .where('user_id', 'is not', null)
+                .groupBy('user_id')
+                .as('l'),
+            (join) => join.onRef('l.user_id', '=', 'u.id'),
+          )
+          .select((eb) => [
+            'u.id as userId',
+            'u.email',
+            'u.balance_minor as balanceMinor',
+            'u.owed_minor as owedMinor',
+            eb.cast<number>(eb.fn.coalesce('l.balance', eb.lit(0)), 'bigint').as('ledgerBalanceMinor'),
+            eb.cast<number>(eb.fn.coalesce(eb.neg(eb.ref('l.receivable')), eb.lit(0)), 'bigint').as('ledgerOwedMinor'),
+          ])
+          .where((eb) =>
+            eb.or([
+              eb('u.balance_minor', '<>', eb.fn.coalesce('l.balance', eb.lit(0))),
+              eb('u.owed_minor', '<>', eb.fn.coalesce(eb.neg(eb.ref('l.receivable')), eb.lit(0))),
+            ]),
+          )
+          .orderBy('u.email'),
+      );
       const problems: LedgerProblem[] = [];
       for (const row of customers) {
         if (row.balanceMinor !== row.ledgerBalanceMinor) {
@@ -391,17 +476,34 @@ export function createLedgerService({ db }: LedgerServiceDeps) {
           });
         }
       }
-      const transfers = await sql.query<{ transferId: string; key: string; legs: number; sumMinor: number }>(Prisma.sql`
-        SELECT t.id AS "transferId", t.idempotency_key AS key, COUNT(e.id)::int AS legs,
-               COALESCE(SUM(e.amount_minor), 0)::bigint AS "sumMinor"
-        FROM ledger_transfers t LEFT JOIN ledger_entries e ON e.transfer_id = t.id
-        GROUP BY t.id
-        HAVING COUNT(e.id) <> 2 OR COALESCE(SUM(e.amount_minor), 0) <> 0
-           OR MIN(e.amount_minor) <> -t.amount_minor OR MAX(e.amount_minor) <> t.amount_minor
-        ORDER BY t.created_at`);
+      const transfers = await sql.query(
+        qb
+          .selectFrom('ledger_transfers as t')
+          .leftJoin('ledger_entries as e', 'e.transfer_id', 't.id')
+          .select((eb) => [
+            't.id as transferId',
+            't.idempotency_key as key',
+            eb.cast<number>(eb.fn.count('e.id'), 'integer').as('legs'),
+            eb.cast<number>(eb.fn.coalesce(eb.fn.sum('e.amount_minor'), eb.lit(0)), 'bigint').as('sumMinor'),
+          ])
+          .groupBy('t.id')
+          .having((eb) =>
+            eb.or([
+              eb(eb.fn.count('e.id'), '<>', eb.lit(2)),
+              eb(eb.fn.coalesce(eb.fn.sum('e.amount_minor'), eb.lit(0)), '<>', eb.lit(0)),
+              eb(eb.fn.min('e.amount_minor'), '<>', eb.neg(eb.ref('t.amount_minor'))),
+              eb(eb.fn.max('e.amount_minor'), '<>', eb.ref('t.amount_minor')),
+            ]),
+          )
+          .orderBy('t.created_at'),
+      );
       for (const row of transfers) problems.push({ kind: 'unbalanced_transfer', ...row });
-      const [books] = await sql.query<{ sumMinor: number }>(
-        Prisma.sql`SELECT COALESCE(SUM(amount_minor), 0)::bigint AS "sumMinor" FROM ledger_entries`,
+      const [books] = await sql.query(
+        qb
+          .selectFrom('ledger_entries')
+          .select((eb) =>
+            eb.cast<number>(eb.fn.coalesce(eb.fn.sum('amount_minor'), eb.lit(0)), 'bigint').as('sumMinor'),
+          ),
       );
       if (books && books.sumMinor !== 0) problems.push({ kind: 'books_not_zero', sumMinor: books.sumMinor });
       return problems;
