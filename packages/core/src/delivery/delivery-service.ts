@@ -4,7 +4,7 @@ import {
   type PurchasedProduct,
   type PurchasedSearchResponse,
 } from '@store/contract';
-import { type CodeCipher, type OrderStatus, type OrderType, Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type CodeCipher, type OrderStatus, type PrismaClient, qb, sqlOf } from '@store/db';
 import { COMPLETED_STATUSES, statusName, typeName } from '../orders/order-state.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
@@ -15,28 +15,40 @@ export interface RevealContext {
   route: string;
 }
 
-/** An order line as it is shown: the product as it is now, the name and price as they were bought. */
-interface LineRow {
-  id: string;
-  orderId: string;
-  productId: number;
-  productName: string;
-  quantity: number;
-  unitPriceMinor: number;
-  paidAt: Date | null;
-  currency: string;
-  categorySlug: string;
-  countryIcon: string | null;
-  coverPath: string | null;
-  coverText: string | null;
-  activationInstructions: string;
-}
+/**
+ * Order lines as they are shown: the product as it is now, the name and price as they were bought,
+ * the product's category and country, and its activation instructions in the customer's language
+ * where it has them. Each caller narrows it to its lines and orders them.
+ */
+const linesQuery = () =>
+  qb
+    .selectFrom('order_lines as ol')
+    .innerJoin('orders as o', 'o.id', 'ol.order_id')
+    .innerJoin('users as u', 'u.id', 'o.user_id')
+    .innerJoin('products as p', 'p.id', 'ol.product_id')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
+    .innerJoin('countries as co', 'co.id', 'p.country_id')
+    .leftJoin('product_translations as t', (join) =>
+      join.onRef('t.product_id', '=', 'ol.product_id').onRef('t.locale', '=', 'u.locale'),
+    )
+    .select((eb) => [
+      'ol.id',
+      'ol.order_id as orderId',
+      'ol.product_id as productId',
+      'ol.product_name as productName',
+      'ol.quantity',
+      'ol.unit_price_minor as unitPriceMinor',
+      'o.paid_at as paidAt',
+      'o.currency',
+      'c.slug as categorySlug',
+      'co.icon as countryIcon',
+      'p.cover_path as coverPath',
+      'p.cover_text as coverText',
+      eb.fn.coalesce('t.activation_instructions', 'p.activation_instructions').as('activationInstructions'),
+    ]);
 
-interface CodeRow {
-  id: string;
-  orderLineId: string | null;
-  ciphertext: Uint8Array;
-}
+type LinesQuery = ReturnType<typeof linesQuery>;
+type LineRow = Awaited<ReturnType<LinesQuery['execute']>>[number];
 
 const DELIVERED = [...COMPLETED_STATUSES] as OrderStatus[];
 
@@ -61,44 +73,50 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
   const sql = sqlOf(db);
 
   /**
-   * The lines matching `where`, in `orderBy`'s order, in one query: the product, its category and
-   * country, and its activation instructions in the customer's language where it has them. The
-   * confirmation page is read right after every payment, so this replaces what were six queries.
+   * The lines `narrow` keeps, in its order, in one query. The confirmation page is read right after
+   * every payment, so this replaces what were six queries.
    */
-  function readLines(where: Prisma.Sql, orderBy: Prisma.Sql): Promise<LineRow[]> {
-    return sql.query<LineRow>(Prisma.sql`
-      SELECT ol.id, ol.order_id AS "orderId", ol.product_id AS "productId", ol.product_name AS "productName",
-             ol.quantity, ol.unit_price_minor AS "unitPriceMinor", o.paid_at AS "paidAt", o.currency,
-             c.slug AS "categorySlug", co.icon AS "countryIcon", p.cover_path AS "coverPath",
-             p.cover_text AS "coverText",
-             COALESCE(t.activation_instructions, p.activation_instructions) AS "activationInstructions"
-      FROM order_lines ol
-      JOIN orders o ON o.id = ol.order_id
-      JOIN users u ON u.id = o.user_id
-      JOIN products p ON p.id = ol.product_id
-      JOIN categories c ON c.id = p.category_id
-      JOIN countries co ON co.id = p.country_id
-      LEFT JOIN product_translations t ON t.product_id = ol.product_id AND t.locale = u.locale
-      WHERE ${where}
-      ORDER BY ${orderBy}`);
+  function readLines(narrow: (query: LinesQuery) => LinesQuery): Promise<LineRow[]> {
+    return sql.query(narrow(linesQuery()));
   }
 
   async function reveal(userId: string, lines: LineRow[], context: RevealContext): Promise<PurchasedProduct[]> {
     // The codes and the record of their reveal, in one statement.
-    const codes: CodeRow[] =
+    const ids = lines.map((line) => line.id);
+    const codes =
       lines.length === 0
         ? []
-        : await sql.query<CodeRow>(Prisma.sql`
-            WITH codes AS (
-              SELECT id, order_line_id, ciphertext, sold_at FROM product_codes
-              WHERE order_line_id = ANY(${lines.map((line) => line.id)}::uuid[]) AND status = 'SOLD'
-            ), revealed AS (
-              INSERT INTO code_reveals (id, user_id, code_id, ip, route)
-              SELECT gen_random_uuid(), ${userId}::uuid, id, ${context.ip?.slice(0, 64) ?? null}, ${context.route}
-              FROM codes
-            )
-            SELECT id, order_line_id AS "orderLineId", ciphertext FROM codes ORDER BY sold_at, id`);
-    const codesOf = new Map<string, CodeRow[]>();
+        : await sql.query(
+            qb
+              .with('codes', (db) =>
+                db
+                  .selectFrom('product_codes')
+                  .select(['id', 'order_line_id', 'ciphertext', 'sold_at'])
+                  .where((eb) => eb('order_line_id', '=', eb.fn.any(eb.val(ids))))
+                  .where('status', '=', 'SOLD'),
+              )
+              .with('revealed', (db) =>
+                db
+                  .insertInto('code_reveals')
+                  .columns(['id', 'user_id', 'code_id', 'ip', 'route'])
+                  .expression((eb) =>
+                    eb
+                      .selectFrom('codes')
+                      .select((eb) => [
+                        eb.fn<string>('gen_random_uuid').as('id'),
+                        eb.val(userId).as('user_id'),
+                        'codes.id as code_id',
+                        eb.val(context.ip?.slice(0, 64) ?? null).as('ip'),
+                        eb.val(context.route).as('route'),
+                      ]),
+                  ),
+              )
+              .selectFrom('codes')
+              .select(['id', 'order_line_id as orderLineId', 'ciphertext'])
+              .orderBy('sold_at')
+              .orderBy('id'),
+          );
+    const codesOf = new Map<string, Array<(typeof codes)[number]>>();
     for (const code of codes) {
       if (code.orderLineId) codesOf.set(code.orderLineId, [...(codesOf.get(code.orderLineId) ?? []), code]);
     }
@@ -131,21 +149,26 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
      * and their codes once it is fulfilled.
      */
     async getOrderDelivery(userId: string, orderId: string, context: RevealContext): Promise<OrderDelivery> {
-      const [order] = await sql.query<{
-        id: string;
-        type: OrderType;
-        status: OrderStatus;
-        totalMinor: number;
-        refundedMinor: number;
-        currency: string;
-        createdAt: Date;
-        paidAt: Date | null;
-      }>(Prisma.sql`
-        SELECT id, type, status, total_minor AS "totalMinor", refunded_minor AS "refundedMinor", currency,
-               created_at AS "createdAt", paid_at AS "paidAt"
-        FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`);
+      const [order] = await sql.query(
+        qb
+          .selectFrom('orders')
+          .select([
+            'id',
+            'type',
+            'status',
+            'total_minor as totalMinor',
+            'refunded_minor as refundedMinor',
+            'currency',
+            'created_at as createdAt',
+            'paid_at as paidAt',
+          ])
+          .where('id', '=', orderId)
+          .where('user_id', '=', userId),
+      );
       if (!order) throw new NotFoundError('Order');
-      const lines = await readLines(Prisma.sql`ol.order_id = ${orderId}::uuid`, Prisma.sql`ol.product_id, ol.id`);
+      const lines = await readLines((query) =>
+        query.where('ol.order_id', '=', orderId).orderBy('ol.product_id').orderBy('ol.id'),
+      );
       return {
         ok: true,
         order: {
@@ -175,30 +198,49 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
       context: RevealContext,
     ): Promise<PurchasedSearchResponse> {
       const text = search?.trim();
-      const matches = text
-        ? Prisma.sql`AND (ol.product_name ILIKE ${`%${text.replace(/[\\%_]/g, '\\$&')}%`}
-                          OR word_similarity(${text}, ol.product_name) >= ${NEAR_SPELLING})`
-        : Prisma.empty;
-      const from = Prisma.sql`
-        FROM order_lines ol JOIN orders o ON o.id = ol.order_id
-        WHERE o.user_id = ${userId}::uuid AND o.status = ANY(${DELIVERED}::text[]::order_status[])
-          AND EXISTS (SELECT 1 FROM product_codes pc WHERE pc.order_line_id = ol.id AND pc.status = 'SOLD')
-          ${matches}`;
+      const purchased = qb
+        .selectFrom('order_lines as ol')
+        .innerJoin('orders as o', 'o.id', 'ol.order_id')
+        .where('o.user_id', '=', userId)
+        .where((eb) => eb('o.status', '=', eb.fn.any(eb.val(DELIVERED))))
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('product_codes as pc')
+              .select(eb.lit(1).as('one'))
+              .whereRef('pc.order_line_id', '=', 'ol.id')
+              .where('pc.status', '=', 'SOLD'),
+          ),
+        );
+      const matching = text
+        ? purchased.where((eb) =>
+            eb.or([
+              eb('ol.product_name', 'ilike', `%${text.replace(/[\\%_]/g, '\\$&')}%`),
+              eb(eb.fn('word_similarity', [eb.val(text), 'ol.product_name']), '>=', NEAR_SPELLING),
+            ]),
+          )
+        : purchased;
       const [counted, pageLines] = await Promise.all([
-        sql.query<{ total: number }>(Prisma.sql`SELECT COUNT(*)::int AS total ${from}`),
-        sql.query<{ id: string }>(Prisma.sql`
-          SELECT ol.id ${from}
-          ORDER BY o.paid_at DESC, ol.id
-          LIMIT ${PURCHASED_PAGE_SIZE} OFFSET ${(page - 1) * PURCHASED_PAGE_SIZE}`),
+        sql.query(matching.select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('total'))),
+        sql.query(
+          matching
+            .select('ol.id')
+            .orderBy('o.paid_at', 'desc')
+            .orderBy('ol.id')
+            .limit(PURCHASED_PAGE_SIZE)
+            .offset((page - 1) * PURCHASED_PAGE_SIZE),
+        ),
       ]);
       const total = counted[0]?.total ?? 0;
       const ids = pageLines.map((line) => line.id);
       const lines =
         ids.length === 0
           ? []
-          : await readLines(
-              Prisma.sql`ol.id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})`,
-              Prisma.sql`o.paid_at DESC, ol.id`,
+          : await readLines((query) =>
+              query
+                .where((eb) => eb('ol.id', '=', eb.fn.any(eb.val(ids))))
+                .orderBy('o.paid_at', 'desc')
+                .orderBy('ol.id'),
             );
       return {
         products: await reveal(userId, lines, context),
