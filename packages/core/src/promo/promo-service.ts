@@ -1,5 +1,5 @@
 import { ErrorKeys, type PromoRefusal, type PromoResult, promoDiscountMinor, STORE_CURRENCY } from '@store/contract';
-import { isUniqueViolation, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { isUniqueViolation, Prisma, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
 import { type PromoRule, readPromoRule } from './promo-sql.ts';
@@ -148,8 +148,11 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
     const categories = new Set(promo.categoryIds);
     const categoryOf = new Map(
       (
-        await tx.query<{ id: number; categoryId: number }>(
-          Prisma.sql`SELECT id, category_id AS "categoryId" FROM products WHERE id = ANY(${ids}::int[])`,
+        await tx.query(
+          qb
+            .selectFrom('products')
+            .select(['id', 'category_id as categoryId'])
+            .where((eb) => eb('id', '=', eb.fn.any(eb.val(ids)))),
         )
       ).map((product) => [product.id, product.categoryId]),
     );
@@ -213,13 +216,23 @@ export function createPromoService({ db, clock = () => new Date() }: PromoServic
       const promo = await readPromoRule(tx, normalizePromoCode(input.code), input.userId, { lock: true });
       const discount = await evaluate(tx, promo, input.lines);
       try {
-        await tx.execute(Prisma.sql`
-          WITH used AS (
-            INSERT INTO promo_redemptions (id, promo_code_id, user_id, order_id)
-            VALUES (gen_random_uuid(), ${discount.promoCodeId}, ${input.userId}::uuid, ${input.orderId}::uuid)
-            RETURNING promo_code_id
-          )
-          UPDATE promo_codes SET used_count = used_count + 1 WHERE id = (SELECT promo_code_id FROM used)`);
+        await tx.execute(
+          qb
+            .with('used', (db) =>
+              db
+                .insertInto('promo_redemptions')
+                .values((eb) => ({
+                  id: eb.fn<string>('gen_random_uuid'),
+                  promo_code_id: discount.promoCodeId,
+                  user_id: input.userId,
+                  order_id: input.orderId,
+                }))
+                .returning('promo_code_id'),
+            )
+            .updateTable('promo_codes')
+            .set((eb) => ({ used_count: eb('used_count', '+', eb.lit(1)) }))
+            .where((eb) => eb('id', '=', eb.selectFrom('used').select('promo_code_id'))),
+        );
       } catch (error) {
         // The customer's other order redeemed it while this one waited for the code's lock (the
         // rule was read before that order committed): one use per customer, by the unique index.

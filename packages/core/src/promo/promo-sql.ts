@@ -1,4 +1,4 @@
-import { Prisma, type Queryable } from '@store/db';
+import { Prisma, type Queryable, qb } from '@store/db';
 import { UNPAID_STATUSES } from '../orders/order-state.ts';
 import { noPaymentOpen } from '../payments/payment-deciding.ts';
 
@@ -63,17 +63,33 @@ export async function retakePromoUse(
   tx: Queryable,
   { promoCodeId, userId, orderId }: { promoCodeId: number; userId: string; orderId: string },
 ): Promise<boolean> {
-  const rows = await tx.query<{ id: number }>(Prisma.sql`
-    WITH code AS (
-      SELECT id, max_uses, used_count FROM promo_codes WHERE id = ${promoCodeId} FOR UPDATE
-    ), used AS (
-      INSERT INTO promo_redemptions (id, promo_code_id, user_id, order_id)
-      SELECT gen_random_uuid(), c.id, ${userId}::uuid, ${orderId}::uuid FROM code c
-      WHERE c.max_uses IS NULL OR c.used_count < c.max_uses
-      ON CONFLICT DO NOTHING
-      RETURNING promo_code_id
-    )
-    UPDATE promo_codes SET used_count = used_count + 1 WHERE id = (SELECT promo_code_id FROM used)
-    RETURNING id`);
+  const rows = await tx.query(
+    qb
+      .with('code', (db) =>
+        db.selectFrom('promo_codes').select(['id', 'max_uses', 'used_count']).where('id', '=', promoCodeId).forUpdate(),
+      )
+      .with('used', (db) =>
+        db
+          .insertInto('promo_redemptions')
+          .columns(['id', 'promo_code_id', 'user_id', 'order_id'])
+          .expression((eb) =>
+            eb
+              .selectFrom('code as c')
+              .select((eb) => [
+                eb.fn<string>('gen_random_uuid').as('id'),
+                'c.id as promo_code_id',
+                eb.val(userId).as('user_id'),
+                eb.val(orderId).as('order_id'),
+              ])
+              .where((eb) => eb.or([eb('c.max_uses', 'is', null), eb('c.used_count', '<', eb.ref('c.max_uses'))])),
+          )
+          .onConflict((oc) => oc.doNothing())
+          .returning('promo_code_id'),
+      )
+      .updateTable('promo_codes')
+      .set((eb) => ({ used_count: eb('used_count', '+', eb.lit(1)) }))
+      .where((eb) => eb('id', '=', eb.selectFrom('used').select('promo_code_id')))
+      .returning('id'),
+  );
   return rows.length === 1;
 }
