@@ -1,10 +1,11 @@
 import type { CappedLine } from '@store/contract';
-import type { Prisma } from '@store/db';
+import { type Prisma, prismaQueryable, qb } from '@store/db';
 import { PRODUCT_COLUMNS, PRODUCT_JOINS, type ProductRow } from '../catalogue/catalogue-sql.ts';
 
 /**
- * Raw SQL of the basket, for what Prisma's query builder cannot say: a row lock, a DELETE joined to
- * products, one upsert for many lines, and a pruning batch that skips rows another run holds.
+ * Statements of the basket, built with `qb`, for what Prisma's query builder cannot say: a row lock,
+ * a DELETE joined to products, one upsert for many lines, and a pruning batch that skips rows
+ * another run holds. They run in the caller's Prisma transaction (prismaQueryable).
  */
 
 /** How many expired request ids one write prunes: more than one write adds, so they never pile up. */
@@ -20,15 +21,26 @@ export interface BasketRow extends ProductRow {
  * (a new session, an order), which take KEY SHARE.
  */
 export async function lockBasket(tx: Prisma.TransactionClient, userId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  await prismaQueryable(tx).query(
+    qb
+      .selectFrom('users')
+      .select((eb) => eb.lit(1).as('locked'))
+      .where('id', '=', userId)
+      .forNoKeyUpdate(),
+  );
 }
 
 /** Takes out the lines of products no longer sold, and reports them. */
 export async function removeUnavailableLines(tx: Prisma.TransactionClient, userId: string): Promise<CappedLine[]> {
-  const removed = await tx.$queryRaw<Array<{ id: number; quantity: number }>>`
-    DELETE FROM basket_lines bl USING products p
-    WHERE bl.user_id = ${userId}::uuid AND p.id = bl.product_id AND NOT p.is_active
-    RETURNING bl.product_id AS id, bl.quantity`;
+  const removed = await prismaQueryable(tx).query(
+    qb
+      .deleteFrom('basket_lines')
+      .using('products as p')
+      .where('basket_lines.user_id', '=', userId)
+      .whereRef('p.id', '=', 'basket_lines.product_id')
+      .where((eb) => eb.not(eb.ref('p.is_active')))
+      .returning(['basket_lines.product_id as id', 'basket_lines.quantity']),
+  );
   return removed
     .sort((a, b) => a.id - b.id)
     .map(({ id, quantity }) => ({ id, requested: quantity, quantity: 0, reason: 'unavailable' as const }));
@@ -59,15 +71,42 @@ export async function writeBasketLines(
   const kept = [...changed].filter((id) => lines.has(id));
   const removed = [...changed].filter((id) => !lines.has(id));
   if (kept.length > 0) {
-    const quantities = kept.map((id) => lines.get(id) as number);
-    await tx.$executeRaw`
-      INSERT INTO basket_lines (user_id, product_id, quantity, position, updated_at)
-      SELECT ${userId}::uuid, line.product_id, line.quantity,
-             (SELECT COALESCE(MAX(position), 0) FROM basket_lines WHERE user_id = ${userId}::uuid) + line.n,
-             now()
-      FROM unnest(${kept}::int[], ${quantities}::int[]) WITH ORDINALITY AS line(product_id, quantity, n)
-      ON CONFLICT (user_id, product_id)
-      DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = EXCLUDED.updated_at`;
+    // One JSON parameter for the lines, so the statement is the same whatever their number; `n`
+    // places each new line after the others, in the order of `changed`.
+    const rows = kept.map((id, index) => ({ productId: id, quantity: lines.get(id) as number, n: index + 1 }));
+    await prismaQueryable(tx).execute(
+      qb
+        .insertInto('basket_lines')
+        .columns(['user_id', 'product_id', 'quantity', 'position', 'updated_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom((eb) =>
+              eb
+                .fn<{ value: (typeof rows)[number] }>('jsonb_array_elements', [eb.val(JSON.stringify(rows))])
+                .as('line'),
+            )
+            .select((eb) => [
+              eb.val(userId).as('user_id'),
+              eb.cast<number>(eb.ref('line.value', '->>').key('productId'), 'integer').as('product_id'),
+              eb.cast<number>(eb.ref('line.value', '->>').key('quantity'), 'integer').as('quantity'),
+              eb(
+                eb
+                  .selectFrom('basket_lines')
+                  .select((eb) => eb.fn.coalesce(eb.fn.max('position'), eb.lit(0)).as('last'))
+                  .where('user_id', '=', userId),
+                '+',
+                eb.cast<number>(eb.ref('line.value', '->>').key('n'), 'integer'),
+              ).as('position'),
+              eb.fn<Date>('now').as('updated_at'),
+            ]),
+        )
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'product_id']).doUpdateSet((eb) => ({
+            quantity: eb.ref('excluded.quantity'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        ),
+    );
   }
   if (removed.length > 0) {
     await tx.basketLine.deleteMany({ where: { userId, productId: { in: removed } } });
@@ -79,12 +118,28 @@ export async function writeBasketLines(
  * customers' writes never wait for each other over the same old rows.
  */
 export async function pruneBasketRequests(tx: Prisma.TransactionClient, ttlMs: number): Promise<void> {
-  await tx.$executeRaw`
-    DELETE FROM basket_requests
-    WHERE (user_id, request_id) IN (
-      SELECT user_id, request_id FROM basket_requests
-      WHERE created_at < now() - ${ttlMs}::bigint * interval '1 millisecond'
-      ORDER BY created_at
-      LIMIT ${PRUNE_BATCH}
-      FOR UPDATE SKIP LOCKED)`;
+  await prismaQueryable(tx).execute(
+    qb.deleteFrom('basket_requests').where((eb) =>
+      eb(
+        eb.refTuple('user_id', 'request_id'),
+        'in',
+        eb
+          .selectFrom('basket_requests')
+          .select(['user_id', 'request_id'])
+          .where((eb) => {
+            // make_interval(years, months, weeks, days, hours, mins, secs): the TTL in seconds.
+            const ttl = eb.fn('make_interval', [
+              ...[0, 0, 0, 0, 0, 0].map((zero) => eb.lit(zero)),
+              eb.val(ttlMs / 1000),
+            ]);
+            return eb('created_at', '<', eb(eb.fn('now'), '-', ttl).$castTo<Date>());
+          })
+          .orderBy('created_at')
+          .limit(PRUNE_BATCH)
+          .forUpdate()
+          .skipLocked()
+          .$asTuple('user_id', 'request_id'),
+      ),
+    ),
+  );
 }
