@@ -1,6 +1,9 @@
-import { Prisma, type Queryable } from '@store/db';
+import { Prisma, type Queryable, qb } from '@store/db';
 
-/** Raw SQL of fulfilment: reserving and claiming codes, which Prisma's query builder cannot say, and the basket. */
+/**
+ * Statements of fulfilment, built with `qb`: reserving and claiming codes, which Prisma's query
+ * builder cannot say, and the basket.
+ */
 
 /**
  * Sells an order line's codes, in one statement: those reserved for it when the order was made, and,
@@ -17,29 +20,63 @@ export async function claimCodes(
   orderLineId: string,
   count: number,
 ): Promise<string[]> {
-  const rows = await tx.query<{ id: string }>(Prisma.sql`
-    WITH product AS (
-      SELECT id FROM products WHERE id = ${productId} FOR NO KEY UPDATE
-    ), held AS (
-      UPDATE product_codes SET status = 'SOLD', sold_at = now()
-      WHERE order_line_id = ${orderLineId}::uuid AND status = 'RESERVED'
-      RETURNING id
-    ), more AS (
-      UPDATE product_codes SET status = 'SOLD', order_line_id = ${orderLineId}::uuid, sold_at = now()
-      WHERE id IN (
-        SELECT id FROM product_codes
-        WHERE product_id = (SELECT id FROM product) AND status = 'AVAILABLE'
-        ORDER BY created_at
-        LIMIT GREATEST(0, ${count} - (SELECT COUNT(*) FROM held))
-        FOR UPDATE)
-      RETURNING id
-    ), sold AS (
-      SELECT id FROM held UNION ALL SELECT id FROM more
-    ), counted AS (
-      UPDATE products SET purchased_count = purchased_count + (SELECT COUNT(*)::int FROM sold)
-      WHERE id = ${productId} AND EXISTS (SELECT 1 FROM sold)
-    )
-    SELECT id FROM sold`);
+  const rows = await tx.query(
+    qb
+      .with('product', (db) => db.selectFrom('products').select('id').where('id', '=', productId).forNoKeyUpdate())
+      .with('held', (db) =>
+        db
+          .updateTable('product_codes')
+          .set((eb) => ({ status: 'SOLD', sold_at: eb.fn<Date>('now') }))
+          .where('order_line_id', '=', orderLineId)
+          .where('status', '=', 'RESERVED')
+          .returning('id'),
+      )
+      .with('more', (db) =>
+        db
+          .updateTable('product_codes')
+          .set((eb) => ({ status: 'SOLD', order_line_id: orderLineId, sold_at: eb.fn<Date>('now') }))
+          .where((eb) =>
+            eb(
+              'id',
+              'in',
+              eb
+                .selectFrom('product_codes')
+                .select('id')
+                .where((eb) => eb('product_id', '=', eb.selectFrom('product').select('product.id')))
+                .where('status', '=', 'AVAILABLE')
+                .orderBy('created_at')
+                .limit((eb) =>
+                  eb.fn<number>('greatest', [
+                    eb.lit(0),
+                    eb(
+                      eb.val(count),
+                      '-',
+                      eb.selectFrom('held').select((eb) => eb.fn.countAll<number>().as('held')),
+                    ),
+                  ]),
+                )
+                .forUpdate(),
+            ),
+          )
+          .returning('id'),
+      )
+      .with('sold', (db) => db.selectFrom('held').select('id').unionAll(db.selectFrom('more').select('id')))
+      .with('counted', (db) =>
+        db
+          .updateTable('products')
+          .set((eb) => ({
+            purchased_count: eb(
+              'purchased_count',
+              '+',
+              eb.selectFrom('sold').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('sold')),
+            ),
+          }))
+          .where('id', '=', productId)
+          .where((eb) => eb.exists(eb.selectFrom('sold').select(eb.lit(1).as('one')))),
+      )
+      .selectFrom('sold')
+      .select('id'),
+  );
   return rows.map((row) => row.id);
 }
 
@@ -47,10 +84,60 @@ export async function claimCodes(
 export const RESERVED_UNITS_MAX = 100;
 
 /**
- * The reservation of a new order's codes, as CTEs after the one that inserts its lines (`lines`,
- * answering id, product_id and quantity): the products' rows are locked first, in id order, as a
- * fulfilment takes them, then each line takes as many AVAILABLE codes as it asks for, oldest first,
- * waiting for locked ones rather than skipping them. `reserved` answers the product of each code.
+ * The tables a reservation reads besides the schema's: the CTE of the order's lines it follows, and
+ * its own CTEs before `reserved`. Their columns are declared here, so the caller's `lines` must
+ * answer id, product_id and quantity.
+ */
+const reserving = qb.$extendTables<{
+  lines: { id: string; product_id: number; quantity: number };
+  stock: { id: number };
+  picked: { line_id: string; code_id: string };
+}>();
+
+/**
+ * The reservation of an order's codes, as three CTEs after one named `lines` (answering id,
+ * product_id and quantity), in this order and under these names:
+ *
+ *     .with('stock', () => reservation.stock).with('picked', () => reservation.picked).with('reserved', () => reservation.reserved)
+ *
+ * The products' rows are locked first, in id order, as a fulfilment takes them, then each line
+ * takes as many AVAILABLE codes as it asks for, oldest first, waiting for locked ones rather than
+ * skipping them. `reserved` answers the product of each code.
+ */
+export const reservation = {
+  stock: reserving
+    .selectFrom('products as p')
+    .select('p.id')
+    .where((eb) => eb('p.id', 'in', eb.selectFrom('lines').select('product_id')))
+    .orderBy('p.id')
+    .forNoKeyUpdate(),
+  picked: reserving
+    .selectFrom('lines as l')
+    .crossJoinLateral((eb) =>
+      eb
+        .selectFrom('product_codes')
+        .select('id')
+        .whereRef('product_id', '=', 'l.product_id')
+        .where('status', '=', 'AVAILABLE')
+        .orderBy('created_at')
+        .limit(eb.ref('l.quantity'))
+        .forUpdate()
+        .as('c'),
+    )
+    .select(['l.id as line_id', 'c.id as code_id'])
+    // An uncorrelated condition, checked once before the codes are read: the products are locked first.
+    .where((eb) => eb.exists(eb.selectFrom('stock').select(eb.lit(1).as('one')))),
+  reserved: reserving
+    .updateTable('product_codes as pc')
+    .from('picked')
+    .set((eb) => ({ status: 'RESERVED', order_line_id: eb.ref('picked.line_id') }))
+    .whereRef('pc.id', '=', 'picked.code_id')
+    .returning('pc.product_id'),
+};
+
+/**
+ * @deprecated The same reservation as a `Prisma.sql` fragment after the CTE `lines` names, for the
+ * callers that still build their statement as a template; goes once none does. Use `reservation`.
  */
 export function reservationCtes(lines: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
@@ -80,20 +167,77 @@ export function reservationCtes(lines: Prisma.Sql): Prisma.Sql {
  * the codes reserved now, per product.
  */
 export async function reserveRemaining(tx: Queryable, orderId: string): Promise<Map<number, number>> {
-  const rows = await tx.query<{ productId: number; count: number }>(Prisma.sql`
-    WITH lines AS (
-      SELECT ol.id, ol.product_id,
-             GREATEST(0, ol.quantity - (SELECT COUNT(*) FROM product_codes pc WHERE pc.order_line_id = ol.id))::int
-               AS quantity
-      FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid
-    ), ${reservationCtes(Prisma.sql`lines`)}
-    SELECT product_id AS "productId", COUNT(*)::int AS count FROM reserved GROUP BY product_id`);
+  const rows = await tx.query(
+    qb
+      .with('lines', (db) =>
+        db
+          .selectFrom('order_lines as ol')
+          .select((eb) => [
+            'ol.id',
+            'ol.product_id',
+            eb
+              .cast<number>(
+                eb.fn('greatest', [
+                  eb.lit(0),
+                  eb(
+                    'ol.quantity',
+                    '-',
+                    eb
+                      .selectFrom('product_codes as pc')
+                      .select((eb) => eb.fn.countAll<number>().as('held'))
+                      .whereRef('pc.order_line_id', '=', 'ol.id'),
+                  ),
+                ]),
+                'integer',
+              )
+              .as('quantity'),
+          ])
+          .where('ol.order_id', '=', orderId),
+      )
+      .with('stock', () => reservation.stock)
+      .with('picked', () => reservation.picked)
+      .with('reserved', () => reservation.reserved)
+      .selectFrom('reserved')
+      .select((eb) => ['product_id as productId', eb.cast<number>(eb.fn.countAll(), 'integer').as('count')])
+      .groupBy('product_id'),
+  );
   return new Map(rows.map((row) => [row.productId, row.count]));
 }
 
+/** A query answering order ids, one column: the orders whose reserved codes go back. */
+const orderIdsShape = () => qb.selectFrom('orders').select('id');
+export type OrderIdsQuery = Pick<
+  ReturnType<typeof orderIdsShape>,
+  'isSelectQueryBuilder' | 'expressionType' | 'toOperationNode' | 'as'
+>;
+
 /**
  * Gives back the codes reserved for orders that ended unpaid, or that a newer order of the customer
- * took over: in stock again (the stock trigger counts them).
+ * took over: in stock again (the stock trigger counts them). `orders`: their ids, or a query that
+ * answers them.
+ */
+export function reservationRelease(orders: string[] | OrderIdsQuery) {
+  return qb
+    .updateTable('product_codes')
+    .set({ status: 'AVAILABLE', order_line_id: null })
+    .where('status', '=', 'RESERVED')
+    .where((eb) =>
+      eb(
+        'order_line_id',
+        'in',
+        eb
+          .selectFrom('order_lines')
+          .select('id')
+          .where((eb) =>
+            Array.isArray(orders) ? eb('order_id', '=', eb.fn.any(eb.val(orders))) : eb('order_id', 'in', orders),
+          ),
+      ),
+    );
+}
+
+/**
+ * @deprecated reservationRelease as a `Prisma.sql` statement, for an array expression of order ids;
+ * goes once no caller builds one.
  */
 export function releaseReservations(orderIds: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
@@ -103,22 +247,45 @@ export function releaseReservations(orderIds: Prisma.Sql): Prisma.Sql {
 
 /**
  * The bought units leave the customer's basket: a line goes when the order took all of it, and
- * keeps what the customer added beyond the order otherwise (disjoint rows). CTEs, to open the WITH
- * list of the statement that ends the fulfilment; the customer's row must be locked (the basket's
- * writers queue on it).
+ * keeps what the customer added beyond the order otherwise (disjoint rows). The opening CTEs of the
+ * statement that ends the fulfilment, which goes on with `.with(...)`; the customer's row must be
+ * locked (the basket's writers queue on it). The bought lines are one JSON parameter, so the
+ * statement is the same whatever their number.
  */
 export function basketRemoval(userId: string, bought: ReadonlyArray<{ productId: number; quantity: number }>) {
-  const ids = bought.map((line) => line.productId);
-  const quantities = bought.map((line) => line.quantity);
-  return Prisma.sql`
-    bought AS (
-      SELECT * FROM unnest(${ids}::int[], ${quantities}::int[]) AS b(product_id, quantity)
-    ), basket_gone AS (
-      DELETE FROM basket_lines bl USING bought b
-      WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity <= b.quantity
-    ), basket_kept AS (
-      UPDATE basket_lines bl SET quantity = bl.quantity - b.quantity, updated_at = now()
-      FROM bought b
-      WHERE bl.user_id = ${userId}::uuid AND bl.product_id = b.product_id AND bl.quantity > b.quantity
-    )`;
+  return qb
+    .with('bought', (db) =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .fn<{ value: { productId: number; quantity: number } }>('jsonb_array_elements', [
+              eb.val(JSON.stringify(bought)),
+            ])
+            .as('b'),
+        )
+        .select((eb) => [
+          eb.cast<number>(eb.ref('b.value', '->>').key('productId'), 'integer').as('product_id'),
+          eb.cast<number>(eb.ref('b.value', '->>').key('quantity'), 'integer').as('quantity'),
+        ]),
+    )
+    .with('basket_gone', (db) =>
+      db
+        .deleteFrom('basket_lines')
+        .using('bought')
+        .where('basket_lines.user_id', '=', userId)
+        .whereRef('basket_lines.product_id', '=', 'bought.product_id')
+        .whereRef('basket_lines.quantity', '<=', 'bought.quantity'),
+    )
+    .with('basket_kept', (db) =>
+      db
+        .updateTable('basket_lines')
+        .from('bought')
+        .set((eb) => ({
+          quantity: eb('basket_lines.quantity', '-', eb.ref('bought.quantity')),
+          updated_at: eb.fn<Date>('now'),
+        }))
+        .where('basket_lines.user_id', '=', userId)
+        .whereRef('basket_lines.product_id', '=', 'bought.product_id')
+        .whereRef('basket_lines.quantity', '>', 'bought.quantity'),
+    );
 }
