@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { adjustBalance } from '@store/core';
-import { createCodeCipher, devCodeKey, Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { createCodeCipher, devCodeKey, type PrismaClient, qb, sqlOf } from '@store/db';
 import type { App } from '../src/app.ts';
 import { createTestProduct } from './products.ts';
 
@@ -69,20 +69,71 @@ export async function createSignedInCustomers(app: App, db: PrismaClient, count:
   }));
 }
 
-/** Funds many customers at once: an adjustment transfer each and the balances with them, in one statement. */
+/**
+ * Funds many customers at once: an adjustment transfer each, its two legs and the balances with
+ * them, in one statement. The customer's id is kept in the transfer's key, whence the legs take it.
+ */
 export async function fundMany(db: PrismaClient, userIds: string[], amountMinor: number) {
-  await sqlOf(db).execute(Prisma.sql`
-    WITH made AS (
-      INSERT INTO ledger_transfers (id, idempotency_key, kind, amount_minor)
-      SELECT gen_random_uuid(), 'test-funding:' || u.id || ':' || gen_random_uuid(), 'ADJUSTMENT', ${amountMinor}::bigint
-      FROM unnest(${userIds}::uuid[]) AS u(id)
-      RETURNING id, split_part(idempotency_key, ':', 2)::uuid AS user_id
-    ), legs AS (
-      INSERT INTO ledger_entries (id, transfer_id, account, user_id, amount_minor)
-      SELECT gen_random_uuid(), made.id, leg.account, leg.user_id, leg.amount
-      FROM made, LATERAL (VALUES ('ADJUSTMENTS'::ledger_account, NULL::uuid, -${amountMinor}::bigint),
-                                 ('CUSTOMER_BALANCE'::ledger_account, made.user_id, ${amountMinor}::bigint))
-                   AS leg(account, user_id, amount)
-    )
-    UPDATE users SET balance_minor = balance_minor + ${amountMinor}::bigint WHERE id = ANY(${userIds}::uuid[])`);
+  await sqlOf(db).execute(
+    qb
+      .with('made', (q) =>
+        q
+          .insertInto('ledger_transfers')
+          .columns(['id', 'idempotency_key', 'kind', 'amount_minor'])
+          .expression((eb) =>
+            eb
+              .selectFrom('users as u')
+              .select((eb) => [
+                eb.fn<string>('gen_random_uuid').as('id'),
+                eb(
+                  eb(eb(eb.val('test-funding:'), '||', eb.ref('u.id')), '||', eb.val(':')),
+                  '||',
+                  eb.fn<string>('gen_random_uuid'),
+                ).as('idempotency_key'),
+                eb.val('ADJUSTMENT').as('kind'),
+                eb.cast<number>(eb.val(amountMinor), 'bigint').as('amount_minor'),
+              ])
+              .where('u.id', '=', eb.fn.any(eb.val(userIds))),
+          )
+          .returning((eb) => [
+            'id',
+            eb.cast<string>(eb.fn('split_part', ['idempotency_key', eb.val(':'), eb.lit(2)]), 'uuid').as('user_id'),
+          ]),
+      )
+      .with('debits', (q) =>
+        q
+          .insertInto('ledger_entries')
+          .columns(['id', 'transfer_id', 'account', 'user_id', 'amount_minor'])
+          .expression((eb) =>
+            eb
+              .selectFrom('made')
+              .select((eb) => [
+                eb.fn<string>('gen_random_uuid').as('id'),
+                'made.id as transfer_id',
+                eb.val('ADJUSTMENTS').as('account'),
+                eb.lit(null).as('user_id'),
+                eb.cast<number>(eb.val(-amountMinor), 'bigint').as('amount_minor'),
+              ]),
+          ),
+      )
+      .with('credits', (q) =>
+        q
+          .insertInto('ledger_entries')
+          .columns(['id', 'transfer_id', 'account', 'user_id', 'amount_minor'])
+          .expression((eb) =>
+            eb
+              .selectFrom('made')
+              .select((eb) => [
+                eb.fn<string>('gen_random_uuid').as('id'),
+                'made.id as transfer_id',
+                eb.val('CUSTOMER_BALANCE').as('account'),
+                'made.user_id',
+                eb.cast<number>(eb.val(amountMinor), 'bigint').as('amount_minor'),
+              ]),
+          ),
+      )
+      .updateTable('users')
+      .set((eb) => ({ balance_minor: eb('balance_minor', '+', eb.cast<number>(eb.val(amountMinor), 'bigint')) }))
+      .where((eb) => eb('id', '=', eb.fn.any(eb.val(userIds)))),
+  );
 }

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
-import { createCodeCipher, type OrderStatus, Prisma, sqlOf } from '@store/db';
+import { createCodeCipher, type OrderStatus, qb, sqlOf } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESERVED_UNITS_MAX } from '../fulfilment/fulfilment-sql.ts';
@@ -256,12 +256,23 @@ describe('createOrder: a purchase from the server basket', () => {
       locked = resolve;
     });
     const flush = sqlOf(db()).transaction(async (tx) => {
-      await tx.query(Prisma.sql`SELECT 1 FROM users WHERE id = ${user.id}::uuid FOR NO KEY UPDATE`);
-      await tx.execute(Prisma.sql`
-        UPDATE basket_lines SET quantity = 3 WHERE user_id = ${user.id}::uuid AND product_id = ${product.id}`);
-      await tx.execute(Prisma.sql`
-        INSERT INTO basket_lines (user_id, product_id, quantity, position, updated_at)
-        VALUES (${user.id}::uuid, ${other.product.id}, 1, 2, now())`);
+      await tx.query(qb.selectFrom('users').select('id').where('id', '=', user.id).forNoKeyUpdate());
+      await tx.execute(
+        qb
+          .updateTable('basket_lines')
+          .set({ quantity: 3 })
+          .where('user_id', '=', user.id)
+          .where('product_id', '=', product.id),
+      );
+      await tx.execute(
+        qb.insertInto('basket_lines').values((eb) => ({
+          user_id: user.id,
+          product_id: other.product.id,
+          quantity: 1,
+          position: 2,
+          updated_at: eb.fn<Date>('now'),
+        })),
+      );
       locked();
       await held;
     });
@@ -680,7 +691,7 @@ describe('codes reserved for an order', () => {
     // Another transaction locks the last code, as a claim would, then rolls back.
     const other = sqlOf(db())
       .transaction(async (tx) => {
-        await tx.query(Prisma.sql`SELECT id FROM product_codes WHERE product_id = ${product.id} FOR UPDATE`);
+        await tx.query(qb.selectFrom('product_codes').select('id').where('product_id', '=', product.id).forUpdate());
         locked();
         await held;
         throw new Error('rolled back');

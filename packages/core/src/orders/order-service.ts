@@ -392,17 +392,42 @@ export function createOrderService({
         // order's discount and a shortfall refunds a line at what was paid for it.
         const discounted = rows.filter((row) => discount.appliesTo.includes(row.id));
         const totalMinor = order.subtotalMinor - discount.discountMinor;
-        await tx.execute(Prisma.sql`
-          WITH shares AS (
-            UPDATE order_lines ol SET discount_minor = share.minor
-            FROM unnest(${discounted.map((row) => row.id)}::int[],
-                        ${discounted.map((row) => promoDiscountMinor([row], discount.percent, [row.id]))}::int[])
-                 AS share(product_id, minor)
-            WHERE ol.order_id = ${order.id}::uuid AND ol.product_id = share.product_id
-          )
-          UPDATE orders SET promo_code_id = ${discount.promoCodeId}, discount_minor = ${discount.discountMinor},
-                            total_minor = ${totalMinor}, updated_at = now()
-          WHERE id = ${order.id}::uuid`);
+        const shares = discounted.map((row) => ({
+          productId: row.id,
+          minor: promoDiscountMinor([row], discount.percent, [row.id]),
+        }));
+        // The shares are one JSON parameter, so the statement is the same whatever their number.
+        await tx.execute(
+          qb
+            .with('share', (q) =>
+              q
+                .selectFrom((eb) =>
+                  eb
+                    .fn<{ value: (typeof shares)[number] }>('jsonb_array_elements', [eb.val(JSON.stringify(shares))])
+                    .as('s'),
+                )
+                .select((eb) => [
+                  eb.cast<number>(eb.ref('s.value', '->>').key('productId'), 'integer').as('product_id'),
+                  eb.cast<number>(eb.ref('s.value', '->>').key('minor'), 'integer').as('minor'),
+                ]),
+            )
+            .with('shares', (q) =>
+              q
+                .updateTable('order_lines as ol')
+                .from('share')
+                .set((eb) => ({ discount_minor: eb.ref('share.minor') }))
+                .where('ol.order_id', '=', order.id)
+                .whereRef('ol.product_id', '=', 'share.product_id'),
+            )
+            .updateTable('orders')
+            .set((eb) => ({
+              promo_code_id: discount.promoCodeId,
+              discount_minor: discount.discountMinor,
+              total_minor: totalMinor,
+              updated_at: eb.fn<Date>('now'),
+            }))
+            .where('id', '=', order.id),
+        );
         order = { ...order, discountMinor: discount.discountMinor, totalMinor, promoCodeId: discount.promoCodeId };
       }
 
