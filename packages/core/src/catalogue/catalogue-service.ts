@@ -21,14 +21,14 @@ import {
   type SortMode,
   STORE_CURRENCY,
 } from '@store/contract';
-import type { PrismaClient } from '@store/db';
+import { type PrismaClient, sqlOf } from '@store/db';
 import type { DisplayRates } from '../display/display-rates.ts';
 import type { ProductHint, ProductQuery, ProductSearch } from '../search/product-search.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { discountPercent, minorToDisplay, wholeToMinor } from '../shared/money.ts';
 import { ratingSummary } from '../shared/rating.ts';
 import { cached, cachedByKey } from '../shared/ttl-cache.ts';
-import { PRODUCT_COLUMNS, PRODUCT_JOINS, type ProductRow } from './catalogue-sql.ts';
+import { type ProductRow, productSummaries } from './catalogue-sql.ts';
 
 export interface CatalogueServiceDeps {
   db: PrismaClient;
@@ -43,13 +43,6 @@ export interface CatalogueServiceDeps {
    * drops them all at once. 0 turns it off, and the cache of hints with it.
    */
   pageTtlMs?: number;
-}
-
-interface ProductDetailRow extends ProductRow {
-  description: string;
-  activation_instructions: string;
-  category_name: string;
-  category_id: number;
 }
 
 interface CategoryMeta extends Category {
@@ -220,12 +213,15 @@ export function createCatalogueService({
     return category;
   }
 
-  async function requireProduct(id: number): Promise<ProductDetailRow> {
-    const [row] = await db.$queryRaw<ProductDetailRow[]>`
-      SELECT ${PRODUCT_COLUMNS}, p.description, p.activation_instructions,
-             c.formatted_name AS category_name, p.category_id
-      FROM products p ${PRODUCT_JOINS}
-      WHERE p.id = ${id} AND p.is_active`;
+  const sql = sqlOf(db);
+
+  async function requireProduct(id: number) {
+    const [row] = await sql.query(
+      productSummaries
+        .select(['p.description', 'p.activation_instructions', 'c.formatted_name as category_name', 'p.category_id'])
+        .where('p.id', '=', id)
+        .where((eb) => eb.ref('p.is_active')),
+    );
     if (!row) throw new NotFoundError('Product');
     return row;
   }
@@ -281,12 +277,17 @@ export function createCatalogueService({
     /** Same category, nearest in price, in-stock first. */
     async getSimilarProducts(id: number): Promise<ProductSummary[]> {
       const product = await requireProduct(id);
-      const rows = await db.$queryRaw<ProductRow[]>`
-        SELECT ${PRODUCT_COLUMNS}
-        FROM products p ${PRODUCT_JOINS}
-        WHERE p.is_active AND p.category_id = ${product.category_id} AND p.id <> ${id}
-        ORDER BY (p.stock_count = 0), ABS(p.price_minor - ${product.price_minor}), p.popularity DESC, p.id
-        LIMIT ${SIMILAR_PRODUCTS}`;
+      const rows = await sql.query(
+        productSummaries
+          .where((eb) => eb.ref('p.is_active'))
+          .where('p.category_id', '=', product.category_id)
+          .where('p.id', '<>', id)
+          .orderBy((eb) => eb('p.stock_count', '=', 0))
+          .orderBy((eb) => eb.fn('abs', [eb('p.price_minor', '-', product.price_minor)]))
+          .orderBy('p.popularity', 'desc')
+          .orderBy('p.id')
+          .limit(SIMILAR_PRODUCTS),
+      );
       return rows.map(toProductSummary);
     },
 

@@ -1,43 +1,75 @@
-import { Prisma } from '@store/db';
+import { Prisma, qb } from '@store/db';
 
 /**
- * Raw SQL of the catalogue's product pages: a product with the joins its summary needs. Listings and
- * search are answered by the search port (packages/core/src/search).
+ * Statements of the catalogue's product pages: a product with the joins its summary needs. Listings
+ * and search are answered by the search port (packages/core/src/search).
  */
 
-/** The columns every product summary needs, with the joins that provide them. */
-export const PRODUCT_COLUMNS = Prisma.sql`
-  p.id, p.name, p.price_minor, p.old_price_minor, p.cover_path, p.cover_text, p.nominal_minor,
-  p.stock_count, p.created_at, c.slug AS category_slug, co.code AS country_code,
-  co.name AS country_name, co.icon AS country_icon, cu.code_name AS nominal_currency,
-  cu.minor_units AS nominal_minor_units, rv.review_count, rv.rating_sum`;
+/**
+ * Products (`p`) with what every product summary needs: their category (`c`), country (`co`) and
+ * nominal currency (`cu`), and their reviews (`rv`): how many, and their ratings added up. A
+ * statement adds its columns, conditions and order to it:
+ *
+ *     productSummaries.select('p.description').where('p.id', '=', id)
+ */
+export const productSummaries = qb
+  .selectFrom('products as p')
+  .innerJoin('categories as c', 'c.id', 'p.category_id')
+  .innerJoin('countries as co', 'co.id', 'p.country_id')
+  .innerJoin('currencies as cu', 'cu.id', 'p.nominal_currency_id')
+  .leftJoinLateral(
+    (eb) =>
+      eb
+        .selectFrom('reviews as r')
+        .select((eb) => [
+          eb.cast<number>(eb.fn.countAll(), 'integer').as('review_count'),
+          eb.cast<number>(eb.fn.coalesce(eb.fn.sum('r.rating'), eb.lit(0)), 'integer').as('rating_sum'),
+        ])
+        .whereRef('r.product_id', '=', 'p.id')
+        .as('rv'),
+    (join) => join.onTrue(),
+  )
+  .select([
+    'p.id',
+    'p.name',
+    'p.price_minor',
+    'p.old_price_minor',
+    'p.cover_path',
+    'p.cover_text',
+    'p.nominal_minor',
+    'p.stock_count',
+    'p.created_at',
+    'c.slug as category_slug',
+    'co.code as country_code',
+    'co.name as country_name',
+    'co.icon as country_icon',
+    'cu.code_name as nominal_currency',
+    'cu.minor_units as nominal_minor_units',
+    'rv.review_count',
+    'rv.rating_sum',
+  ])
+  // An aggregate without GROUP BY answers one row for every product: the left join always matches.
+  .$narrowType<{ review_count: number; rating_sum: number }>();
 
-export const PRODUCT_JOINS = Prisma.sql`
-  JOIN categories c ON c.id = p.category_id
-  JOIN countries co ON co.id = p.country_id
-  JOIN currencies cu ON cu.id = p.nominal_currency_id
-  LEFT JOIN LATERAL (
-    SELECT COUNT(*)::int AS review_count, COALESCE(SUM(r.rating), 0)::int AS rating_sum
-    FROM reviews r WHERE r.product_id = p.id
-  ) rv ON true`;
+/** A product summary's row, as `productSummaries` selects it. */
+export type ProductRow = Awaited<ReturnType<typeof productSummaries.execute>>[number];
 
-export interface ProductRow {
-  id: number;
-  name: string;
-  price_minor: number;
-  old_price_minor: number | null;
-  cover_path: string | null;
-  cover_text: string | null;
-  nominal_minor: number;
-  stock_count: number;
-  created_at: Date;
-  category_slug: string;
-  country_code: string;
-  country_name: string | null;
-  country_icon: string | null;
-  nominal_currency: string;
-  nominal_minor_units: number;
-  /** Its reviews: how many, and their ratings added up. */
-  review_count: number;
-  rating_sum: number;
-}
+/**
+ * `productSummaries`' columns and joins as the `Prisma.sql` fragments of a template
+ * (`SELECT ${PRODUCT_COLUMNS} FROM products p ${PRODUCT_JOINS}`), cut from its compiled text, which
+ * has no parameters.
+ */
+const [productColumnsText, productJoinsText] = (() => {
+  const { sql, parameters } = productSummaries.compile();
+  const [head, joins, ...rest] = sql.split(' from "products" as "p" ');
+  if (!head?.startsWith('select ') || joins === undefined || rest.length > 0 || parameters.length > 0) {
+    throw new Error(`productSummaries cannot be cut into columns and joins: ${sql}`);
+  }
+  return [head.slice('select '.length), joins];
+})();
+
+/** @deprecated `productSummaries`' columns for a `Prisma.sql` template; build the statement on `productSummaries`. */
+export const PRODUCT_COLUMNS = new Prisma.Sql([productColumnsText], []);
+
+/** @deprecated `productSummaries`' joins for a `Prisma.sql` template; build the statement on `productSummaries`. */
+export const PRODUCT_JOINS = new Prisma.Sql([productJoinsText], []);

@@ -4,7 +4,7 @@ import {
   STOCK_NOTIFICATION_LINK_EXPIRED,
   STOCK_NOTIFICATION_LINK_USED,
 } from '@store/contract';
-import { Prisma, type PrismaClient, prismaQueryable } from '@store/db';
+import { type PrismaClient, prismaQueryable, qb } from '@store/db';
 import { generateEmailToken, hashEmailToken, invalidToken } from '../accounts/email-tokens.ts';
 import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -22,13 +22,6 @@ export interface StockNotificationDeps {
 
 /** A request nobody confirmed is kept this long after its link expired, for the link to say so, then dropped. */
 export const UNCONFIRMED_KEPT_MS = 7 * 24 * 3_600_000;
-
-interface Claimed {
-  id: string;
-  email: string;
-  locale: string;
-  product_id: number;
-}
 
 /**
  * "Tell me when it is back" on a sold-out product: the address is kept per product, and written to
@@ -55,16 +48,23 @@ export function createStockNotificationService({
    */
   async function sendDue(): Promise<number> {
     const emailIds = await db.$transaction(async (tx) => {
-      const claimed = await tx.$queryRaw<Claimed[]>(Prisma.sql`
-        UPDATE stock_notifications s SET notified_at = now()
-        FROM products p
-        WHERE p.id = s.product_id AND s.confirmed_at IS NOT NULL AND s.notified_at IS NULL
-          AND p.stock_count > 0 AND p.is_active
-        RETURNING s.id, s.email, s.locale, s.product_id`);
+      const sql = prismaQueryable(tx);
+      const claimed = await sql.query(
+        qb
+          .updateTable('stock_notifications as s')
+          .from('products as p')
+          .set((eb) => ({ notified_at: eb.fn<Date>('now') }))
+          .whereRef('p.id', '=', 's.product_id')
+          .where('s.confirmed_at', 'is not', null)
+          .where('s.notified_at', 'is', null)
+          .where('p.stock_count', '>', 0)
+          .where((eb) => eb.ref('p.is_active'))
+          .returning(['s.id', 's.email', 's.locale', 's.product_id']),
+      );
       const ids: string[] = [];
       for (const row of claimed) {
         ids.push(
-          await recordEmail(prismaQueryable(tx), {
+          await recordEmail(sql, {
             to: row.email,
             template: 'back-in-stock',
             locale: row.locale as Locale,
