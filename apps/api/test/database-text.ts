@@ -1,18 +1,33 @@
-import type { PrismaClient } from '@store/db';
+import { type PrismaClient, qb, sqlOf } from '@store/db';
+
+/** What is read of the catalogue of tables, beside the store's own. */
+type InformationSchema = {
+  'information_schema.tables': { table_schema: string; table_name: string; table_type: string };
+};
 
 /**
  * Every row of every table of the store, as text: what someone who reads the database (a dump, a
  * backup, a leak) gets to see. Tests search it for secrets that must not be stored.
  */
 export async function databaseText(db: PrismaClient): Promise<string> {
-  const tables = await db.$queryRaw<{ name: string }[]>`
-    SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
+  const sql = sqlOf(db);
+  const tables = await sql.query(
+    qb
+      .withTables<InformationSchema>()
+      .selectFrom('information_schema.tables')
+      .select('table_name as name')
+      .where((eb) => eb('table_schema', '=', eb.fn<string>('current_schema')))
+      .where('table_type', '=', 'BASE TABLE'),
+  );
+  // Every table the schema holds, those the store's types know nothing of included: the table is
+  // named by the catalogue (quoted as an identifier), its rows read whole.
+  const anyTable = qb.withTables<Record<string, Record<string, unknown>>>();
   const parts: string[] = [];
   for (const { name } of tables) {
-    const quoted = `"${name.replaceAll('"', '""')}"`;
-    const [dump] = await db.$queryRawUnsafe<{ rows: string | null }[]>(
-      `SELECT json_agg(t)::text AS rows FROM ${quoted} t`,
+    const [dump] = await sql.query(
+      anyTable
+        .selectFrom(anyTable.dynamic.table(name).as('t'))
+        .select((eb) => eb.cast<string | null>(eb.fn.jsonAgg('t'), 'text').as('rows')),
     );
     parts.push(`${name}: ${dump?.rows ?? '[]'}`);
   }

@@ -13,6 +13,7 @@ import {
   SORT_MODES,
 } from '@store/contract';
 import { eventuallyPasses } from '@store/core/testing';
+import { qb } from '@store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helper.ts';
 
@@ -309,10 +310,20 @@ describe('GET /api/products/feedbacks/:id', () => {
 describe('ratings on listings', () => {
   /** Every product's rating as the database computes it: the average of its reviews to one decimal. */
   async function ratingsInDatabase() {
-    const rows = await ctx.database.prisma.$queryRaw<Array<{ id: number; average: number | null; count: number }>>`
-      SELECT p.id, ROUND(AVG(r.rating)::numeric, 1)::float8 AS average, COUNT(r.id)::int AS count
-      FROM products p LEFT JOIN reviews r ON r.product_id = p.id
-      WHERE p.is_active GROUP BY p.id`;
+    const rows = await ctx.database.sql.query(
+      qb
+        .selectFrom('products as p')
+        .leftJoin('reviews as r', 'r.product_id', 'p.id')
+        .select((eb) => [
+          'p.id',
+          eb
+            .cast<number | null>(eb.fn('round', [eb.cast(eb.fn.avg('r.rating'), 'numeric'), eb.lit(1)]), 'float8')
+            .as('average'),
+          eb.cast<number>(eb.fn.count('r.id'), 'integer').as('count'),
+        ])
+        .where((eb) => eb.ref('p.is_active'))
+        .groupBy('p.id'),
+    );
     return new Map(rows.map(({ id, average, count }) => [id, { average, count }]));
   }
 

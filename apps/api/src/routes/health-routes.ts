@@ -1,4 +1,4 @@
-import { isServerUnreachable } from '@store/db';
+import { isServerUnreachable, qb } from '@store/db';
 import type { FastifyInstance } from 'fastify';
 
 /** Longest one dependency check may take. */
@@ -50,7 +50,7 @@ export default async function healthRoutes(app: FastifyInstance) {
 
   async function database(): Promise<CheckStatus> {
     try {
-      await withTimeout(app.database.prisma.$queryRaw`SELECT 1`, CHECK_TIMEOUT_MS);
+      await withTimeout(app.database.sql.query(qb.selectNoFrom((eb) => eb.lit(1).as('one'))), CHECK_TIMEOUT_MS);
       return 'ok';
     } catch (error) {
       logFailure('database', error);

@@ -5,6 +5,7 @@ import {
   SearchResponseSchema,
 } from '@store/contract';
 import { eventuallyPasses } from '@store/core/testing';
+import { qb } from '@store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '../../test/accounts.ts';
 import { buildTestApp } from '../../test/helper.ts';
@@ -99,9 +100,17 @@ describe('an index kept fresh in every instance', () => {
     const rated = (products: Array<{ id: number; rating: unknown }>, id: number) =>
       products.find((product) => product.id === id)?.rating;
     const ratingInDatabase = async (id: number) => {
-      const [row] = await first.database.prisma.$queryRaw<Array<{ average: number | null; count: number }>>`
-        SELECT ROUND(AVG(rating)::numeric, 1)::float8 AS average, COUNT(*)::int AS count
-        FROM reviews WHERE product_id = ${id}`;
+      const [row] = await first.database.sql.query(
+        qb
+          .selectFrom('reviews')
+          .select((eb) => [
+            eb
+              .cast<number | null>(eb.fn('round', [eb.cast(eb.fn.avg('rating'), 'numeric'), eb.lit(1)]), 'float8')
+              .as('average'),
+            eb.cast<number>(eb.fn.countAll(), 'integer').as('count'),
+          ])
+          .where('product_id', '=', id),
+      );
       return row;
     };
 
