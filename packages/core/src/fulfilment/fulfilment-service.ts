@@ -1,17 +1,12 @@
 import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
-import { Prisma, type Queryable } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, creditCustomer, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { emailInsert } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
-import { orderEventInsert } from '../orders/order-events.ts';
+import { orderEventInsertion } from '../orders/order-events.ts';
 import type { LockedOrder } from '../orders/order-sql.ts';
-import {
-  refuseTransition,
-  type TransitionChanges,
-  transitionOrder,
-  transitionStatement,
-} from '../orders/order-state.ts';
+import { refuseTransition, type TransitionChanges, transitionOrder, transitionUpdate } from '../orders/order-state.ts';
 import { basketRemoval, claimCodes } from './fulfilment-sql.ts';
 
 export interface FulfilledLine {
@@ -56,22 +51,6 @@ export interface FulfilmentServiceDeps {
   clock?: () => Date;
 }
 
-/** The customer of an order being fulfilled, locked, with what the receipt needs, and the order's lines. */
-interface PaidCustomer {
-  paid: number;
-  email: string;
-  name: string;
-  locale: string;
-  lines: Array<{
-    id: string;
-    productId: number;
-    productName: string;
-    quantity: number;
-    unitPriceMinor: number;
-    discountMinor: number;
-  }> | null;
-}
-
 /**
  * Marks a locked, unpaid order PAID and turns it into what it bought, in the caller's transaction: a
  * top-up is credited to the ledger and its owner told by email; a purchase claims its codes, refunds
@@ -87,22 +66,48 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
    * lockCustomer does, with what the receipt needs and the order's lines in products' id order (two
    * fulfilments never hold each other's product rows in a cycle): one statement.
    */
-  async function markPaid(tx: Queryable, order: LockedOrder, paid: TransitionChanges): Promise<PaidCustomer> {
-    const [customer] = await tx.query<PaidCustomer>(Prisma.sql`
-      WITH paid AS (${transitionStatement([order.id], 'PAID', paid)})
-      SELECT (SELECT COUNT(*)::int FROM paid) AS paid, u.email, u.name, u.locale,
-             (SELECT json_agg(json_build_object('id', ol.id, 'productId', ol.product_id,
-                                                'productName', ol.product_name, 'quantity', ol.quantity,
-                                                'unitPriceMinor', ol.unit_price_minor,
-                                                'discountMinor', ol.discount_minor)
-                              ORDER BY ol.product_id, ol.id)
-              FROM order_lines ol WHERE ol.order_id = ${order.id}::uuid) AS lines
-      FROM users u WHERE u.id = ${order.userId}::uuid
-      FOR NO KEY UPDATE OF u`);
+  async function markPaid(tx: Queryable, order: LockedOrder, paid: TransitionChanges) {
+    const [customer] = await tx.query(
+      qb
+        .with('paid', () => transitionUpdate([order.id], 'PAID', paid))
+        .selectFrom('users as u')
+        .select((eb) => [
+          eb
+            .selectFrom('paid')
+            .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('paid'))
+            .as('paid'),
+          'u.email',
+          'u.name',
+          'u.locale',
+          // The lines as JSON objects keyed by their columns' aliases.
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('order_lines as ol')
+                .select([
+                  'ol.id',
+                  'ol.product_id as productId',
+                  'ol.product_name as productName',
+                  'ol.quantity',
+                  'ol.unit_price_minor as unitPriceMinor',
+                  'ol.discount_minor as discountMinor',
+                ])
+                .where('ol.order_id', '=', order.id)
+                .as('l'),
+            )
+            .select((eb) => eb.fn.jsonAgg('l').orderBy('l.productId').orderBy('l.id').as('lines'))
+            .as('lines'),
+        ])
+        .where('u.id', '=', order.userId)
+        .forNoKeyUpdate('u'),
+    );
     if (!customer) throw new Error(`customer ${order.userId} does not exist`);
     if (customer.paid === 0) await refuseTransition(tx, order.id, 'PAID');
     return customer;
   }
+
+  /** The customer of an order being fulfilled, locked, with what the receipt needs, and the order's lines. */
+  type PaidCustomer = Awaited<ReturnType<typeof markPaid>>;
 
   async function creditTopUp(
     tx: Queryable,
@@ -208,7 +213,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     // The bought lines leave the basket, the order's history says what was delivered, the order
     // ends, the receipt goes into the outbox: one statement.
     const bought = lines.map((line) => ({ productId: line.productId, quantity: line.quantity }));
-    const history = orderEventInsert({
+    const history = orderEventInsertion({
       orderId: order.id,
       actor,
       kind: 'codes',
@@ -222,9 +227,14 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
         })),
       },
     });
-    const moved = await tx.query(Prisma.sql`
-      WITH ${basketRemoval(order.userId, bought)}, receipt AS (${receipt.statement}), history AS (${history})
-      ${transitionStatement([order.id], status, { fulfilledAt: clock(), refundedMinor, actor })}`);
+    const moved = await tx.query(
+      basketRemoval(order.userId, bought)
+        .with('receipt', () => receipt.insert)
+        .with('history', () => history)
+        .with('moved', () => transitionUpdate([order.id], status, { fulfilledAt: clock(), refundedMinor, actor }))
+        .selectFrom('moved')
+        .select('id'),
+    );
     if (moved.length === 0) await refuseTransition(tx, order.id, status);
     return { status, refundedMinor, lines: fulfilled, emailId: receipt.id };
   }
