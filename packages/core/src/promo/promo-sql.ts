@@ -1,8 +1,8 @@
-import { Prisma, type Queryable, qb } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 import { UNPAID_STATUSES } from '../orders/order-state.ts';
-import { noPaymentOpen } from '../payments/payment-deciding.ts';
+import { openPayments } from '../payments/payment-deciding.ts';
 
-/** Raw SQL of promo codes: a code with its scope and the customer's use of it, locked when asked. */
+/** Statements of promo codes: a code with its scope and the customer's use of it, locked when asked. */
 
 /** A promo code as its rules need it. */
 export interface PromoRule {
@@ -37,19 +37,50 @@ export async function readPromoRule(
   userId: string,
   { lock = false }: { lock?: boolean } = {},
 ): Promise<PromoRule | undefined> {
-  const rows = await tx.query<PromoRule>(Prisma.sql`
-    SELECT pc.id, pc.code, pc.discount_percent AS "discountPercent", pc.valid_from AS "validFrom",
-           pc.valid_until AS "validUntil", pc.max_uses AS "maxUses", pc.used_count AS "usedCount",
-           pc.is_active AS "isActive",
-           ARRAY(SELECT category_id FROM promo_code_categories WHERE promo_code_id = pc.id) AS "categoryIds",
-           ARRAY(SELECT product_id FROM promo_code_products WHERE promo_code_id = pc.id) AS "productIds",
-           (SELECT CASE WHEN o.status <> ALL(${[...UNPAID_STATUSES]}::text[]::order_status[]) THEN 'used'
-                        WHEN ${noPaymentOpen(Prisma.sql`o.id`)} THEN 'abandoned'
-                        ELSE 'held' END
-            FROM promo_redemptions r JOIN orders o ON o.id = r.order_id
-            WHERE r.promo_code_id = pc.id AND r.user_id = ${userId}::uuid) AS "customerUse"
-    FROM promo_codes pc WHERE pc.code = ${code}
-    ${lock ? Prisma.sql`FOR UPDATE OF pc` : Prisma.empty}`);
+  const rows = await tx.query(
+    qb
+      .selectFrom('promo_codes as pc')
+      .select((eb) => [
+        'pc.id',
+        'pc.code',
+        'pc.discount_percent as discountPercent',
+        'pc.valid_from as validFrom',
+        'pc.valid_until as validUntil',
+        'pc.max_uses as maxUses',
+        'pc.used_count as usedCount',
+        'pc.is_active as isActive',
+        // ARRAY(subquery): the scope's ids, empty when there are none.
+        eb
+          .fn<number[]>('array', [
+            eb.selectFrom('promo_code_categories').select('category_id').whereRef('promo_code_id', '=', 'pc.id'),
+          ])
+          .as('categoryIds'),
+        eb
+          .fn<number[]>('array', [
+            eb.selectFrom('promo_code_products').select('product_id').whereRef('promo_code_id', '=', 'pc.id'),
+          ])
+          .as('productIds'),
+        eb
+          .selectFrom('promo_redemptions as r')
+          .innerJoin('orders as o', 'o.id', 'r.order_id')
+          .select((eb) =>
+            eb
+              .case()
+              .when(eb.not(eb('o.status', '=', eb.fn.any(eb.val(UNPAID_STATUSES)))))
+              .then('used' as const)
+              .when(eb.not(eb.exists(openPayments(eb.ref('o.id')))))
+              .then('abandoned' as const)
+              .else('held' as const)
+              .end()
+              .as('customerUse'),
+          )
+          .whereRef('r.promo_code_id', '=', 'pc.id')
+          .where('r.user_id', '=', userId)
+          .as('customerUse'),
+      ])
+      .where('pc.code', '=', code)
+      .$if(lock, (query) => query.forUpdate('pc')),
+  );
   return rows[0];
 }
 
