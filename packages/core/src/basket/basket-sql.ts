@@ -1,6 +1,6 @@
 import type { CappedLine } from '@store/contract';
 import { type Prisma, prismaQueryable, qb } from '@store/db';
-import { PRODUCT_COLUMNS, PRODUCT_JOINS, type ProductRow } from '../catalogue/catalogue-sql.ts';
+import { type ProductRow, productSummaries } from '../catalogue/catalogue-sql.ts';
 
 /**
  * Statements of the basket, built with `qb`, for what Prisma's query builder cannot say: a row lock,
@@ -48,13 +48,15 @@ export async function removeUnavailableLines(tx: Prisma.TransactionClient, userI
 
 /** The lines with their products, in the order they were added. */
 export function readBasketRows(tx: Prisma.TransactionClient, userId: string): Promise<BasketRow[]> {
-  return tx.$queryRaw<BasketRow[]>`
-    SELECT ${PRODUCT_COLUMNS}, bl.quantity
-    FROM basket_lines bl
-    JOIN products p ON p.id = bl.product_id
-    ${PRODUCT_JOINS}
-    WHERE bl.user_id = ${userId}::uuid AND p.is_active
-    ORDER BY bl.position, bl.product_id`;
+  return prismaQueryable(tx).query(
+    productSummaries
+      .innerJoin('basket_lines as bl', 'bl.product_id', 'p.id')
+      .select('bl.quantity')
+      .where('bl.user_id', '=', userId)
+      .where((eb) => eb.ref('p.is_active'))
+      .orderBy('bl.position')
+      .orderBy('bl.product_id'),
+  );
 }
 
 /**
