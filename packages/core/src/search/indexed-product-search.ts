@@ -1,4 +1,4 @@
-import { type Database, Prisma, type PrismaClient } from '@store/db';
+import { type Database, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import type { Logger } from '../shared/logger.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { CatalogueIndex, type IndexedProduct, type ReferenceData } from './catalogue-index.ts';
@@ -32,53 +32,51 @@ export interface IndexStats {
 
 export type IndexedProductSearch = ProductSearch & { stats(): IndexStats };
 
-interface ProductRow {
-  id: number;
-  category_id: number;
-  country_id: number;
-  nominal_currency_id: number;
-  name: string;
-  cover_path: string | null;
-  cover_text: string | null;
-  nominal_minor: number;
-  price_minor: number;
-  old_price_minor: number | null;
-  popularity: number;
-  purchased_count: number;
-  stock_count: number;
-  created_at: Date;
-  is_active: boolean;
-}
+/** What the index keeps of a product. */
+const productRows = qb
+  .selectFrom('products')
+  .select([
+    'id',
+    'category_id',
+    'country_id',
+    'nominal_currency_id',
+    'name',
+    'cover_path',
+    'cover_text',
+    'nominal_minor',
+    'price_minor',
+    'old_price_minor',
+    'popularity',
+    'purchased_count',
+    'stock_count',
+    'created_at',
+    'is_active',
+  ]);
 
-const COLUMNS = Prisma.sql`
-  id, category_id, country_id, nominal_currency_id, name, cover_path, cover_text, nominal_minor,
-  price_minor, old_price_minor, popularity, purchased_count, stock_count, created_at, is_active`;
+type ProductRow = Awaited<ReturnType<typeof productRows.execute>>[number];
 
 /** Per product with reviews: how many, and their ratings added up. */
 type Ratings = Map<number, { count: number; sum: number }>;
 
-interface RatingRow {
-  product_id: number;
-  count: number;
-  sum: number;
-}
-
-const toRatings = (rows: RatingRow[]): Ratings => new Map(rows.map((row) => [row.product_id, row]));
-
 /** Every review counts: reviews have no moderation step, and the product page lists each one once posted. */
-const ratingsBetween = async (db: PrismaClient, from: number, to: number): Promise<Ratings> =>
-  toRatings(
-    await db.$queryRaw<RatingRow[]>`
-      SELECT product_id, COUNT(*)::int AS count, SUM(rating)::int AS sum FROM reviews
-      WHERE product_id BETWEEN ${from} AND ${to} GROUP BY product_id`,
-  );
+const ratingRows = qb
+  .selectFrom('reviews')
+  .select((eb) => [
+    'product_id',
+    eb.cast<number>(eb.fn.countAll(), 'integer').as('count'),
+    eb.cast<number>(eb.fn.sum('rating'), 'integer').as('sum'),
+  ])
+  .groupBy('product_id');
 
-const ratingsOf = async (db: PrismaClient, ids: number[]): Promise<Ratings> =>
-  toRatings(
-    await db.$queryRaw<RatingRow[]>`
-      SELECT product_id, COUNT(*)::int AS count, SUM(rating)::int AS sum FROM reviews
-      WHERE product_id IN (${Prisma.join(ids)}) GROUP BY product_id`,
-  );
+const toRatings = (rows: Awaited<ReturnType<typeof ratingRows.execute>>): Ratings =>
+  new Map(rows.map((row) => [row.product_id, row]));
+
+const ratingsBetween = async (sql: Queryable, from: number, to: number): Promise<Ratings> =>
+  toRatings(await sql.query(ratingRows.where((eb) => eb.between('product_id', from, to))));
+
+/** One array parameter, however many ids: the statement's text stays the same. */
+const ratingsOf = async (sql: Queryable, ids: number[]): Promise<Ratings> =>
+  toRatings(await sql.query(ratingRows.where((eb) => eb('product_id', '=', eb.fn.any(eb.val(ids))))));
 
 const toProduct = (row: ProductRow, ratings: Ratings): IndexedProduct => ({
   id: row.id,
@@ -121,14 +119,19 @@ async function loadReference(db: PrismaClient): Promise<ReferenceData> {
 
 /** Every product on sale, in batches by id so that a million rows never sit in one result. */
 async function loadProducts(db: PrismaClient): Promise<IndexedProduct[]> {
+  const sql = sqlOf(db);
   const products: IndexedProduct[] = [];
   let after = 0;
   for (;;) {
-    const rows = await db.$queryRaw<ProductRow[]>`
-      SELECT ${COLUMNS} FROM products
-      WHERE is_active AND id > ${after}
-      ORDER BY id LIMIT ${LOAD_BATCH}`;
-    const ratings = rows.length === 0 ? new Map() : await ratingsBetween(db, after + 1, (rows.at(-1) as ProductRow).id);
+    const rows = await sql.query(
+      productRows
+        .where((eb) => eb.ref('is_active'))
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(LOAD_BATCH),
+    );
+    const ratings =
+      rows.length === 0 ? new Map() : await ratingsBetween(sql, after + 1, (rows.at(-1) as ProductRow).id);
     for (const row of rows) products.push(toProduct(row, ratings));
     if (rows.length < LOAD_BATCH) return products;
     after = (rows.at(-1) as ProductRow).id;
@@ -155,6 +158,7 @@ export async function createIndexedProductSearch({
   logger = silentLogger,
   batchMs = 50,
 }: IndexedProductSearchDeps): Promise<IndexedProductSearch> {
+  const sql = sqlOf(db);
   const pendingIds = new Set<number>();
   let reloadAll = false;
   let timer: NodeJS.Timeout | undefined;
@@ -223,8 +227,8 @@ export async function createIndexedProductSearch({
       for (let start = 0; start < ids.length; start += CHANGE_BATCH) {
         const chunk = ids.slice(start, start + CHANGE_BATCH);
         const [rows, ratings] = await Promise.all([
-          db.$queryRaw<ProductRow[]>`SELECT ${COLUMNS} FROM products WHERE id IN (${Prisma.join(chunk)})`,
-          ratingsOf(db, chunk),
+          sql.query(productRows.where((eb) => eb('id', '=', eb.fn.any(eb.val(chunk))))),
+          ratingsOf(sql, chunk),
         ]);
         for (const row of rows) if (row.is_active) active.push(toProduct(row, ratings));
       }
