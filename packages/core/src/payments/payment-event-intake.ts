@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type PrismaClient, qb, sqlOf } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import type { StoredEvent } from './payment-event-payload.ts';
@@ -83,25 +83,46 @@ export function createPaymentEventIntake({
    * The payment or order the event must match, and why it does not (null when it does): the
    * provider's payment when the store knows it, else the order the event names.
    */
-  function verdict(event: PaymentCallbackEvent): Prisma.Sql {
+  function verdict(event: PaymentCallbackEvent) {
     const namedOrder = UUID.test(event.orderId) ? event.orderId : null;
-    return Prisma.sql`
-      SELECT e."orderId",
-             CASE WHEN e."orderId" IS NULL THEN 'unknown_order'
-                  WHEN e."orderId"::text <> ${event.orderId} THEN 'order_mismatch'
-                  WHEN e.currency <> ${event.currency} THEN 'currency_mismatch'
-                  WHEN e."amountMinor" <> ${event.amountMinor} THEN 'amount_mismatch'
-             END AS rejection
-      FROM (SELECT 1) AS one
-      LEFT JOIN (
-        SELECT "orderId", "amountMinor", currency FROM (
-          SELECT order_id AS "orderId", amount_minor AS "amountMinor", currency, 1 AS rank
-          FROM payments WHERE provider = ${event.provider} AND provider_payment_id = ${event.providerPaymentId}
-          UNION ALL
-          SELECT id, total_minor, currency, 2 FROM orders WHERE id = ${namedOrder}::uuid
-        ) AS candidates
-        ORDER BY rank LIMIT 1
-      ) AS e ON true`;
+    const candidates = qb
+      .selectFrom('payments')
+      .select((eb) => ['order_id as orderId', 'amount_minor as amountMinor', 'currency', eb.lit<number>(1).as('rank')])
+      .where('provider', '=', event.provider)
+      .where('provider_payment_id', '=', event.providerPaymentId)
+      .unionAll(
+        qb
+          .selectFrom('orders')
+          .select((eb) => ['id as orderId', 'total_minor as amountMinor', 'currency', eb.lit<number>(2).as('rank')])
+          .where('id', '=', namedOrder),
+      );
+    return qb
+      .selectFrom(qb.selectNoFrom((eb) => eb.lit(1).as('one')).as('one'))
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom(candidates.as('candidates'))
+            .select(['orderId', 'amountMinor', 'currency'])
+            .orderBy('rank')
+            .limit(1)
+            .as('e'),
+        (join) => join.onTrue(),
+      )
+      .select((eb) => [
+        'e.orderId',
+        eb
+          .case()
+          .when('e.orderId', 'is', null)
+          .then<EventRejection>('unknown_order')
+          .when(eb.cast('e.orderId', 'text'), '<>', event.orderId)
+          .then('order_mismatch')
+          .when('e.currency', '<>', event.currency)
+          .then('currency_mismatch')
+          .when('e.amountMinor', '<>', event.amountMinor)
+          .then('amount_mismatch')
+          .end()
+          .as('rejection'),
+      ]);
   }
 
   /** `eventId`: the row just stored. */
@@ -133,17 +154,47 @@ export function createPaymentEventIntake({
     // Checked and stored in one statement, since every callback waits for it before it is
     // acknowledged. INSERT ... ON CONFLICT DO NOTHING RETURNING: a second copy of the event stores
     // nothing, however many arrive at once. One that does not match is stored already processed.
-    const [row] = await sql.query<{ id: string; rejection: EventRejection | null }>(Prisma.sql`
-      WITH verdict AS (${verdict(event)})
-      INSERT INTO payment_events (id, provider, provider_event_id, type, payload, source, provider_payment_id,
-                                  order_id, version, rejection, processed_at)
-      SELECT ${randomUUID()}::uuid, ${event.provider}, ${event.eventId}, ${event.type},
-             ${JSON.stringify({ ...stored, body: event.payload ?? null })}::jsonb, ${source}, ${event.providerPaymentId},
-             v."orderId", ${event.version}, v.rejection,
-             CASE WHEN v.rejection IS NULL THEN NULL ELSE ${clock()}::timestamptz END
-      FROM verdict v
-      ON CONFLICT (provider, provider_event_id) DO NOTHING
-      RETURNING id, rejection`);
+    const [row] = await sql.query(
+      qb
+        .with('verdict', () => verdict(event))
+        .insertInto('payment_events')
+        .columns([
+          'id',
+          'provider',
+          'provider_event_id',
+          'type',
+          'payload',
+          'source',
+          'provider_payment_id',
+          'order_id',
+          'version',
+          'rejection',
+          'processed_at',
+        ])
+        .expression((eb) =>
+          eb.selectFrom('verdict as v').select((eb) => [
+            eb.val(randomUUID()).as('id'),
+            eb.val(event.provider).as('provider'),
+            eb.val(event.eventId).as('provider_event_id'),
+            eb.val(event.type).as('type'),
+            eb.val(JSON.stringify({ ...stored, body: event.payload ?? null })).as('payload'),
+            eb.val(source).as('source'),
+            eb.val(event.providerPaymentId).as('provider_payment_id'),
+            'v.orderId as order_id',
+            eb.val(event.version).as('version'),
+            'v.rejection',
+            eb
+              .case()
+              .when('v.rejection', 'is', null)
+              .then(null)
+              .else(eb.cast<Date>(eb.val(clock()), 'timestamptz'))
+              .end()
+              .as('processed_at'),
+          ]),
+        )
+        .onConflict((oc) => oc.columns(['provider', 'provider_event_id']).doNothing())
+        .returning((eb) => ['id', eb.ref('rejection').$castTo<EventRejection | null>().as('rejection')]),
+    );
     if (!row) return { eventId: null, duplicate: true, rejection: null };
     const { rejection } = row;
     if (rejection) {

@@ -1,50 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import { type PaymentStatus, Prisma } from '@store/db';
-import { type LockedOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
-import { noPaymentOpen } from './payment-deciding.ts';
+import { type PaymentMethod, type PaymentStatus, qb, type Statement } from '@store/db';
+import { orderColumns } from '../orders/order-sql.ts';
+import { openPayments } from './payment-deciding.ts';
 import { METHOD_OF, type StoredEvent } from './payment-event-payload.ts';
+import type { ProviderPaymentMethod } from './provider.ts';
 
 /**
  * The SQL of applying a provider event (payment-events.ts): the one statement that locks and reads
  * what it takes, the payment's writes, and the event's own mark, processed or failed.
  */
 
-export interface PaymentRow {
-  id: string;
-  orderId: string;
-  status: PaymentStatus;
-  amountMinor: number;
-  currency: string;
-  providerPaymentId: string | null;
-  providerVersion: number;
-  /** What of it the store has reversed: refunds, chargebacks. */
-  refundedMinor: number;
-  chargedBackMinor: number;
-}
+/** The rows a statement answers. */
+type RowOf<S> = S extends Statement<infer O> ? O : never;
 
-/** The payment row an event is about, as the processor reads it. */
-const PAYMENT_COLUMNS = Prisma.sql`
-  id, order_id AS "orderId", status, amount_minor AS "amountMinor", currency,
-  provider_payment_id AS "providerPaymentId", provider_version AS "providerVersion",
-  refunded_minor AS "refundedMinor", charged_back_minor AS "chargedBackMinor"`;
+/**
+ * The payment row an event is about, as the processor reads it; `refundedMinor` and
+ * `chargedBackMinor`: what of it the store has reversed, refunds and chargebacks.
+ */
+const paymentColumns = [
+  'id',
+  'order_id as orderId',
+  'status',
+  'amount_minor as amountMinor',
+  'currency',
+  'provider_payment_id as providerPaymentId',
+  'provider_version as providerVersion',
+  'refunded_minor as refundedMinor',
+  'charged_back_minor as chargedBackMinor',
+] as const;
 
-/** The event's row, its order's and its payment's, as processEvent's one statement locks and reads them. */
-export interface LockedEventRow extends Partial<LockedOrder> {
-  eventId: string;
-  provider: string;
-  payload: unknown;
-  eventOrderId: string | null;
-  receivedAt: Date;
-  processedAt: Date | null;
-  deadAt: Date | null;
-  /** The payment, locked: null when none matches (or the event is processed, or its order is gone). */
-  payment: PaymentRow | null;
-}
+/** METHOD_OF's pairs: the provider's name of a method, and the store's. */
+const METHOD_PAIRS = Object.entries(METHOD_OF) as [
+  [ProviderPaymentMethod, PaymentMethod],
+  ...Array<[ProviderPaymentMethod, PaymentMethod]>,
+];
 
-/** The payment methods as the provider's events name them, for SQL that reads them from a stored event. */
-const METHOD_VALUES = Prisma.join(
-  Object.entries(METHOD_OF).map(([name, method]) => Prisma.sql`(${name}, ${method}::payment_method)`),
-);
+const paymentRow = () => qb.selectFrom('payments').select(paymentColumns);
+export type PaymentRow = RowOf<ReturnType<typeof paymentRow>>;
 
 /**
  * Locks and reads, in one statement, what applying an event takes: the event's row, then (unless it
@@ -52,60 +44,140 @@ const METHOD_VALUES = Prisma.join(
  * one payment queue here), then the payment it is about. The payment is looked for only once the
  * order is locked (the EXISTS is checked before any payment row is read): known by the provider's
  * id, else the newest of the order's payments of the event's method still waiting for its id, each
- * looked up by its own index.
+ * looked up by its own index. The row answers the event's columns, the order's (null when the event
+ * is processed, or its order is gone) and the payment, locked, as `payment` (null when none matches).
  */
-export function lockEvent(eventId: string): Prisma.Sql {
-  return Prisma.sql`
-    WITH event AS (
-      SELECT id, provider, provider_payment_id, payload, order_id, received_at, processed_at, dead_at
-      FROM payment_events
-      WHERE id = ${eventId}::uuid
-      FOR UPDATE
-    ), locked AS (
-      SELECT ${ORDER_COLUMNS} FROM orders
-      WHERE id = (SELECT order_id FROM event WHERE processed_at IS NULL AND dead_at IS NULL)
-      FOR NO KEY UPDATE
-    ), payment AS (
-      SELECT ${PAYMENT_COLUMNS} FROM payments
-      WHERE EXISTS (SELECT 1 FROM locked)
-        AND id = (
-          SELECT id FROM (
-            SELECT p.id, 1 AS rank, p.created_at FROM payments p, event e
-            WHERE p.provider = e.provider AND p.provider_payment_id = e.provider_payment_id
-            UNION ALL
-            SELECT p.id, 2, p.created_at FROM payments p
-            WHERE p.order_id = (SELECT id FROM locked) AND p.provider = (SELECT provider FROM event)
-              AND p.method = (SELECT m.method FROM event e, (VALUES ${METHOD_VALUES}) AS m(name, method)
-                              WHERE m.name = e.payload->>'method')
-              AND p.provider_payment_id IS NULL AND p.status = 'INIT'
-          ) AS candidates
-          ORDER BY rank, created_at DESC
-          LIMIT 1)
-        -- Checked again on the locked row: one that changed while this waited is not taken.
-        AND (provider_payment_id = (SELECT provider_payment_id FROM event)
-             OR (provider_payment_id IS NULL AND status = 'INIT'))
-      FOR NO KEY UPDATE
+export function lockEvent(eventId: string) {
+  return qb
+    .with('event', (db) =>
+      db
+        .selectFrom('payment_events')
+        .select([
+          'id',
+          'provider',
+          'provider_payment_id',
+          'payload',
+          'order_id',
+          'received_at',
+          'processed_at',
+          'dead_at',
+        ])
+        .where('id', '=', eventId)
+        .forUpdate(),
     )
-    SELECT e.id AS "eventId", e.provider, e.payload, e.order_id AS "eventOrderId",
-           e.received_at AS "receivedAt", e.processed_at AS "processedAt", e.dead_at AS "deadAt", o.*,
-           (SELECT to_jsonb(p) FROM payment p) AS payment
-    FROM event e LEFT JOIN locked o ON true`;
+    .with('locked', (db) =>
+      db
+        .selectFrom('orders')
+        .select(orderColumns)
+        .where('id', '=', (eb) =>
+          eb.selectFrom('event').select('order_id').where('processed_at', 'is', null).where('dead_at', 'is', null),
+        )
+        .forNoKeyUpdate(),
+    )
+    .with('payment', (db) =>
+      db
+        .selectFrom('payments')
+        .select(paymentColumns)
+        .where((eb) => eb.exists(eb.selectFrom('locked').select((eb) => eb.lit(1).as('one'))))
+        .where('id', '=', (eb) =>
+          eb
+            .selectFrom(
+              eb
+                .selectFrom(['payments as p', 'event as e'])
+                .select((eb) => ['p.id', eb.lit<number>(1).as('rank'), 'p.created_at'])
+                .whereRef('p.provider', '=', 'e.provider')
+                .whereRef('p.provider_payment_id', '=', 'e.provider_payment_id')
+                .unionAll(
+                  eb
+                    .selectFrom('payments as p')
+                    .select((eb) => ['p.id', eb.lit<number>(2).as('rank'), 'p.created_at'])
+                    .where('p.order_id', '=', (eb) => eb.selectFrom('locked').select('id'))
+                    .where('p.provider', '=', (eb) => eb.selectFrom('event').select('provider'))
+                    // The payment's method as the provider's events name it (METHOD_OF read backwards):
+                    // the event's, in its payload.
+                    .where((eb) => {
+                      const [[name, method], ...others] = METHOD_PAIRS;
+                      const named = others.reduce(
+                        (cases, [name, method]) => cases.when(method).then(name),
+                        eb.case('p.method').when(method).then(name),
+                      );
+                      return eb(
+                        named.end(),
+                        '=',
+                        eb
+                          .selectFrom('event')
+                          .select((eb) =>
+                            eb
+                              .fn<ProviderPaymentMethod>('jsonb_extract_path_text', ['payload', eb.val('method')])
+                              .as('method'),
+                          ),
+                      );
+                    })
+                    .where('p.provider_payment_id', 'is', null)
+                    .where('p.status', '=', 'INIT'),
+                )
+                .as('candidates'),
+            )
+            .select('id')
+            .orderBy('rank')
+            .orderBy('created_at', 'desc')
+            .limit(1),
+        )
+        // Checked again on the locked row: one that changed while this waited is not taken.
+        .where((eb) =>
+          eb.or([
+            eb('provider_payment_id', '=', eb.selectFrom('event').select('provider_payment_id')),
+            eb.and([eb('provider_payment_id', 'is', null), eb('status', '=', 'INIT')]),
+          ]),
+        )
+        .forNoKeyUpdate(),
+    )
+    .selectFrom('event as e')
+    .leftJoin('locked as o', (join) => join.onTrue())
+    .select([
+      'e.id as eventId',
+      'e.provider',
+      'e.payload',
+      'e.order_id as eventOrderId',
+      'e.received_at as receivedAt',
+      'e.processed_at as processedAt',
+      'e.dead_at as deadAt',
+    ])
+    .selectAll('o')
+    .select((eb) =>
+      eb
+        .selectFrom('payment as p')
+        .select((eb) => eb.fn<PaymentRow>('to_jsonb', [eb.table('p')]).as('payment'))
+        .as('payment'),
+    );
 }
 
+/** The event's row, its order's and its payment's, as lockEvent locks and reads them. */
+export type LockedEventRow = RowOf<ReturnType<typeof lockEvent>>;
+
 /** A new payment row for one the store never started (the widget retried inside its frame). */
-export function insertPayment(provider: string, event: StoredEvent): Prisma.Sql {
-  return Prisma.sql`
-      INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, provider_payment_id, updated_at)
-      VALUES (${randomUUID()}::uuid, ${event.orderId}::uuid, ${provider}, ${METHOD_OF[event.method]}::payment_method,
-              ${event.amountMinor}, ${event.currency}, ${event.providerPaymentId}, now())
-      RETURNING ${PAYMENT_COLUMNS}`;
+export function insertPayment(provider: string, event: StoredEvent) {
+  return qb
+    .insertInto('payments')
+    .values((eb) => ({
+      id: randomUUID(),
+      order_id: event.orderId,
+      provider,
+      method: METHOD_OF[event.method],
+      amount_minor: event.amountMinor,
+      currency: event.currency,
+      provider_payment_id: event.providerPaymentId,
+      updated_at: eb.fn<Date>('now'),
+    }))
+    .returning(paymentColumns);
 }
 
 /** A payment adopted by the event belongs to the provider's payment from here on, applied or not. */
-export function adoptPayment(paymentId: string, providerPaymentId: string): Prisma.Sql {
-  return Prisma.sql`
-          UPDATE payments SET provider_payment_id = ${providerPaymentId}, updated_at = now()
-          WHERE id = ${paymentId}::uuid`;
+export function adoptPayment(paymentId: string, providerPaymentId: string) {
+  return qb
+    .updateTable('payments')
+    .set((eb) => ({ provider_payment_id: providerPaymentId, updated_at: eb.fn<Date>('now') }))
+    .where('id', '=', paymentId);
 }
 
 /** The event's state written on its payment; what was given back only ever grows. */
@@ -114,22 +186,32 @@ export function updatePayment(
   status: PaymentStatus,
   event: StoredEvent,
   given: { refundedMinor: number; chargedBackMinor: number },
-): Prisma.Sql {
-  return Prisma.sql`
-        UPDATE payments SET status = ${status}::payment_status, provider_version = ${event.version},
-          failure_reason = ${event.failureReason},
-          provider_payment_id = ${event.providerPaymentId},
-          card_brand = COALESCE(${event.card?.brand ?? null}, card_brand),
-          card_last4 = COALESCE(${event.card?.last4 ?? null}, card_last4),
-          refunded_minor = GREATEST(refunded_minor, ${given.refundedMinor}::bigint),
-          charged_back_minor = GREATEST(charged_back_minor, ${given.chargedBackMinor}::bigint),
-          updated_at = now()
-        WHERE id = ${paymentId}::uuid`;
+) {
+  return qb
+    .updateTable('payments')
+    .set((eb) => ({
+      status,
+      provider_version: event.version,
+      failure_reason: event.failureReason,
+      provider_payment_id: event.providerPaymentId,
+      card_brand: eb.fn.coalesce(eb.val(event.card?.brand ?? null), 'card_brand'),
+      card_last4: eb.fn.coalesce(eb.val(event.card?.last4 ?? null), 'card_last4'),
+      refunded_minor: eb.fn('greatest', ['refunded_minor', eb.cast<number>(eb.val(given.refundedMinor), 'bigint')]),
+      charged_back_minor: eb.fn('greatest', [
+        'charged_back_minor',
+        eb.cast<number>(eb.val(given.chargedBackMinor), 'bigint'),
+      ]),
+      updated_at: eb.fn<Date>('now'),
+    }))
+    .where('id', '=', paymentId);
 }
 
-/** Whether no payment of the order but `paymentId` may still bring its money. */
-export function noOtherPaymentOpen(orderId: string, paymentId: string): Prisma.Sql {
-  return Prisma.sql`SELECT ${noPaymentOpen(Prisma.sql`${orderId}::uuid`, Prisma.sql`${paymentId}::uuid`)} AS none`;
+/** A change of the event's payment, written with the event's mark (adoptPayment, updatePayment). */
+export type PaymentUpdate = ReturnType<typeof adoptPayment>;
+
+/** Whether no payment of the order but `paymentId` may still bring its money (payment-deciding.ts). */
+export function noOtherPaymentOpen(orderId: string, paymentId: string) {
+  return qb.selectNoFrom((eb) => eb.not(eb.exists(openPayments(orderId, paymentId))).as('none'));
 }
 
 /** The event's mark, with the payment's change (`paymentUpdate`) when there is one: one statement. */
@@ -137,13 +219,20 @@ export function markProcessed(
   eventId: string,
   processedAt: Date,
   result: { outcome: string; paymentId: string | null },
-  paymentUpdate: Prisma.Sql | null,
-): Prisma.Sql {
-  const processed = Prisma.sql`
-            UPDATE payment_events SET processed_at = ${processedAt}, outcome = ${result.outcome},
-              payment_id = ${result.paymentId}::uuid, attempts = attempts + 1, last_error = NULL
-            WHERE id = ${eventId}::uuid`;
-  return paymentUpdate ? Prisma.sql`WITH payment AS (${paymentUpdate}) ${processed}` : processed;
+  paymentUpdate: PaymentUpdate | null,
+) {
+  const mark = (db: Pick<typeof qb, 'updateTable'>) =>
+    db
+      .updateTable('payment_events')
+      .set((eb) => ({
+        processed_at: processedAt,
+        outcome: result.outcome,
+        payment_id: result.paymentId,
+        attempts: eb('attempts', '+', eb.lit(1)),
+        last_error: null,
+      }))
+      .where('id', '=', eventId);
+  return paymentUpdate ? mark(qb.with('payment', () => paymentUpdate)) : mark(qb);
 }
 
 /** The wait after the n-th failure: EVENT_RETRY_BASE_S * 2^(n-1) seconds, at most EVENT_RETRY_MAX_S. */
@@ -158,14 +247,32 @@ export function markFailed(
   eventId: string,
   now: Date,
   failure: { counted: boolean; lastError: string; maxAttempts: number },
-): Prisma.Sql {
+) {
   const counted = failure.counted ? 1 : 0;
-  return Prisma.sql`
-            UPDATE payment_events SET
-              attempts = attempts + ${counted}, last_error = ${failure.lastError},
-              next_attempt_at = ${now}::timestamptz
-                + make_interval(secs => LEAST(${EVENT_RETRY_MAX_S}, ${EVENT_RETRY_BASE_S} * power(2, attempts))),
-              dead_at = CASE WHEN attempts + ${counted} >= ${failure.maxAttempts} THEN ${now}::timestamptz END
-            WHERE id = ${eventId}::uuid AND processed_at IS NULL AND dead_at IS NULL
-            RETURNING dead_at IS NOT NULL AS dead, attempts`;
+  return qb
+    .updateTable('payment_events')
+    .set((eb) => {
+      const at = eb.cast<Date>(eb.val(now), 'timestamptz');
+      const waitS = eb.fn('least', [
+        eb.val(EVENT_RETRY_MAX_S),
+        eb(eb.val(EVENT_RETRY_BASE_S), '*', eb.fn<number>('power', [eb.lit(2), 'attempts'])),
+      ]);
+      // make_interval(years, months, weeks, days, hours, mins, secs); typed as the time it is added
+      // to, since Kysely types both sides of an addition alike.
+      const wait = eb.fn<Date>('make_interval', [...[0, 0, 0, 0, 0, 0].map((zero) => eb.lit(zero)), waitS]);
+      return {
+        attempts: eb('attempts', '+', counted),
+        last_error: failure.lastError,
+        next_attempt_at: eb(at, '+', wait),
+        dead_at: eb
+          .case()
+          .when(eb('attempts', '+', counted), '>=', failure.maxAttempts)
+          .then(at)
+          .end(),
+      };
+    })
+    .where('id', '=', eventId)
+    .where('processed_at', 'is', null)
+    .where('dead_at', 'is', null)
+    .returning((eb) => [eb('dead_at', 'is not', null).as('dead'), 'attempts']);
 }

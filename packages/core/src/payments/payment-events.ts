@@ -1,4 +1,4 @@
-import { type PaymentStatus, type Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { type PaymentStatus, type PrismaClient, type Queryable, sqlOf } from '@store/db';
 import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import { actors, recordOrderEvent } from '../orders/order-events.ts';
@@ -11,12 +11,12 @@ import { METHOD_OF, type StoredEvent, StoredEventSchema } from './payment-event-
 import {
   adoptPayment,
   insertPayment,
-  type LockedEventRow,
   lockEvent,
   markFailed,
   markProcessed,
   noOtherPaymentOpen,
   type PaymentRow,
+  type PaymentUpdate,
   updatePayment,
 } from './payment-event-sql.ts';
 import { type ReversalKind, reversePayment } from './payment-reversal.ts';
@@ -160,7 +160,7 @@ export function createPaymentEventProcessor({
     // A waiting one is adopted: its provider id (still null here) is written with the event's update
     // of the payment (or by setAside, when the event is not applied).
     if (found) return found;
-    const [created] = await tx.query<PaymentRow>(insertPayment(provider, event));
+    const [created] = await tx.query(insertPayment(provider, event));
     return created as PaymentRow;
   }
 
@@ -176,7 +176,7 @@ export function createPaymentEventProcessor({
     event: StoredEvent,
     order: LockedOrder | undefined,
     found: PaymentRow | null,
-  ): Promise<ProcessResult & { emailId: string | null; refundId: string | null; paymentUpdate: Prisma.Sql | null }> {
+  ): Promise<ProcessResult & { emailId: string | null; refundId: string | null; paymentUpdate: PaymentUpdate | null }> {
     const none = { orderId: row.orderId, paymentId: null, emailId: null, refundId: null, paymentUpdate: null };
     if (!row.orderId || !order) return { outcome: 'order_mismatch', ...none };
     const payment = await paymentFor(tx, row.provider, event, row.receivedAt, found);
@@ -253,7 +253,7 @@ export function createPaymentEventProcessor({
       await transitionOrders(tx, [order.id], 'PENDING', { actor: actors.provider(row.provider) });
     } else if (status === 'FAILED' && UNPAID_STATUSES.includes(order.status)) {
       // Another payment of the order that may still bring its money keeps the order open.
-      const [others] = await tx.query<{ none: boolean }>(noOtherPaymentOpen(order.id, payment.id));
+      const [others] = await tx.query(noOtherPaymentOpen(order.id, payment.id));
       if (others?.none) {
         await transitionOrders(tx, [order.id], 'FAILED', { actor: actors.provider(row.provider) });
         outcome = 'order_failed';
@@ -310,7 +310,7 @@ export function createPaymentEventProcessor({
     async processEvent(eventId: string): Promise<ProcessResult> {
       try {
         const { emailId, refundId, ...result } = await sql.transaction(async (tx) => {
-          const [found] = await tx.query<LockedEventRow>(lockEvent(eventId));
+          const [found] = await tx.query(lockEvent(eventId));
           if (!found) throw new Error(`payment event ${eventId} does not exist`);
           const {
             eventId: id,
@@ -351,9 +351,7 @@ export function createPaymentEventProcessor({
         // Waiting for the card attempt's own answer is not a failure: it is not counted.
         const counted = !(error instanceof PaymentNotYetKnownError);
         const [failed] = await sql
-          .query<{ dead: boolean; attempts: number }>(
-            markFailed(eventId, clock(), { counted, lastError: message.slice(0, LAST_ERROR_MAX), maxAttempts }),
-          )
+          .query(markFailed(eventId, clock(), { counted, lastError: message.slice(0, LAST_ERROR_MAX), maxAttempts }))
           .catch(() => []);
         if (failed?.dead) {
           // Given up: not thrown, so the queue stops retrying it too; an operator retries it.
