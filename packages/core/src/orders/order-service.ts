@@ -10,18 +10,13 @@ import {
   type SpendResponse,
   STORE_CURRENCY,
 } from '@store/contract';
-import { type OrderStatus, type OrderType, Prisma, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { type OrderStatus, type OrderType, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
-import {
-  RESERVED_UNITS_MAX,
-  releaseReservations,
-  reservationCtes,
-  reserveRemaining,
-} from '../fulfilment/fulfilment-sql.ts';
+import { RESERVED_UNITS_MAX, reservation, reservationRelease, reserveRemaining } from '../fulfilment/fulfilment-sql.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, BalanceOwedError, InsufficientFundsError, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
-import { noPaymentOpen } from '../payments/payment-deciding.ts';
+import { openPayments } from '../payments/payment-deciding.ts';
 import { enqueueProviderRefund, returnToPayer } from '../payments/provider-refunds.ts';
 import { normalizePromoCode, type PromoService } from '../promo/promo-service.ts';
 import { retakePromoUse } from '../promo/promo-sql.ts';
@@ -53,15 +48,6 @@ export interface CreateOrderInput {
   code?: string | undefined;
   /** Whole units of the store currency, for a top-up. */
   replenishmentValue?: number | undefined;
-}
-
-/** A line of the customer's basket as an order is made of it. */
-interface BasketLineRow {
-  id: number;
-  name: string;
-  price_minor: number;
-  stock_count: number;
-  quantity: number;
 }
 
 /** A payment the provider confirmed, as the event processor hands it over. */
@@ -258,56 +244,144 @@ export function createOrderService({
     const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
     // Orders younger than an order lives are the only ones that may still hold codes.
     const recent = new Date(createdAt.getTime() - orderTtlMs);
-    const mine = Prisma.sql`
-      SELECT o.id FROM orders o
-      WHERE o.user_id = ${userId}::uuid AND o.created_at > ${recent} AND o.id <> ${orderId}::uuid
-        AND o.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[])`;
-    const rows = await tx.query<
-      BasketLineRow & {
-        orderId: string | null;
-        balanceMinor: number;
-        owedMinor: number;
-        reserved: number;
-        held: number;
-        givenUp: boolean;
-      }
-    >(Prisma.sql`
-      WITH customer AS (
-        SELECT id, balance_minor, owed_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
-      ), basket AS (
-        SELECT p.id, p.name, p.price_minor, p.stock_count, bl.quantity, bl.position
-        FROM customer c
-        JOIN basket_lines bl ON bl.user_id = c.id
-        JOIN products p ON p.id = bl.product_id AND p.is_active
-      ), fit AS (
-        SELECT COALESCE(SUM(price_minor * quantity), 0)::bigint AS subtotal FROM basket HAVING COUNT(*) > 0
-      ), created AS (
-        INSERT INTO orders (id, user_id, type, subtotal_minor, total_minor, currency, created_at, expires_at,
-                            updated_at)
-        SELECT ${orderId}::uuid, ${userId}::uuid, ${type}::order_type, subtotal, subtotal, ${STORE_CURRENCY},
-               ${createdAt}, ${expiresAt}, now()
-        FROM fit WHERE ${free} OR subtotal > 0
-        RETURNING id
-      ), created_lines AS (
-        INSERT INTO order_lines (id, order_id, product_id, product_name, quantity, unit_price_minor)
-        SELECT gen_random_uuid(), created.id, b.id, b.name, b.quantity, b.price_minor FROM created, basket b
-        RETURNING id, product_id, quantity
-      ), ${reservationCtes(Prisma.sql`created_lines`)}
-      SELECT b.id, b.name, b.price_minor, b.stock_count, b.quantity, (SELECT id FROM created) AS "orderId",
-             (SELECT balance_minor FROM customer) AS "balanceMinor", (SELECT owed_minor FROM customer) AS "owedMinor",
-             (SELECT COUNT(*)::int FROM reserved r WHERE r.product_id = b.id) AS reserved,
-             (SELECT COUNT(*)::int FROM reserved)
-               + (SELECT COUNT(*)::int FROM product_codes pc JOIN order_lines ol ON ol.id = pc.order_line_id
-                  WHERE ol.order_id IN (${mine}) AND pc.status = 'RESERVED') AS held,
-             EXISTS (SELECT 1 FROM (${mine}) m WHERE ${noPaymentOpen(Prisma.sql`m.id`)}) AS "givenUp"
-      FROM basket b ORDER BY b.position, b.id`);
+    const mine = qb
+      .selectFrom('orders as o')
+      .select('o.id')
+      .where((eb) =>
+        eb.and([
+          eb('o.user_id', '=', userId),
+          eb('o.created_at', '>', recent),
+          eb('o.id', '<>', orderId),
+          eb('o.status', '=', eb.fn.any(eb.val(UNPAID_STATUSES))),
+        ]),
+      );
+    const rows = await tx.query(
+      qb
+        .with('customer', (q) =>
+          q.selectFrom('users').select(['id', 'balance_minor', 'owed_minor']).where('id', '=', userId).forNoKeyUpdate(),
+        )
+        .with('basket', (q) =>
+          q
+            .selectFrom('customer as c')
+            .innerJoin('basket_lines as bl', 'bl.user_id', 'c.id')
+            .innerJoin('products as p', (join) =>
+              join.onRef('p.id', '=', 'bl.product_id').on((eb) => eb.ref('p.is_active')),
+            )
+            .select(['p.id', 'p.name', 'p.price_minor', 'p.stock_count', 'bl.quantity', 'bl.position']),
+        )
+        .with('fit', (q) =>
+          q
+            .selectFrom('basket')
+            .select((eb) =>
+              eb
+                .cast<number>(
+                  eb.fn.coalesce(eb.fn.sum(eb('price_minor', '*', eb.ref('quantity'))), eb.lit(0)),
+                  'bigint',
+                )
+                .as('subtotal'),
+            )
+            .having((eb) => eb(eb.fn.countAll(), '>', eb.lit(0))),
+        )
+        .with('created', (q) =>
+          q
+            .insertInto('orders')
+            .columns([
+              'id',
+              'user_id',
+              'type',
+              'subtotal_minor',
+              'total_minor',
+              'currency',
+              'created_at',
+              'expires_at',
+              'updated_at',
+            ])
+            .expression((eb) =>
+              eb
+                .selectFrom('fit')
+                .select((eb) => [
+                  eb.val(orderId).as('id'),
+                  eb.val(userId).as('user_id'),
+                  eb.val(type).as('type'),
+                  'subtotal as subtotal_minor',
+                  'subtotal as total_minor',
+                  eb.val(STORE_CURRENCY).as('currency'),
+                  eb.val(createdAt).as('created_at'),
+                  eb.val(expiresAt).as('expires_at'),
+                  eb.fn<Date>('now').as('updated_at'),
+                ])
+                .where((eb) => eb.or([eb.val(free), eb('subtotal', '>', eb.lit(0))])),
+            )
+            .returning('id'),
+        )
+        // The lines' CTE is `lines`, as the reservation's CTEs that follow read it.
+        .with('lines', (q) =>
+          q
+            .insertInto('order_lines')
+            .columns(['id', 'order_id', 'product_id', 'product_name', 'quantity', 'unit_price_minor'])
+            .expression((eb) =>
+              eb
+                .selectFrom(['created', 'basket as b'])
+                .select((eb) => [
+                  eb.fn<string>('gen_random_uuid').as('id'),
+                  'created.id as order_id',
+                  'b.id as product_id',
+                  'b.name as product_name',
+                  'b.quantity',
+                  'b.price_minor as unit_price_minor',
+                ]),
+            )
+            .returning(['id', 'product_id', 'quantity']),
+        )
+        .with('stock', () => reservation.stock)
+        .with('picked', () => reservation.picked)
+        .with('reserved', () => reservation.reserved)
+        .selectFrom('basket as b')
+        .select((eb) => [
+          'b.id',
+          'b.name',
+          'b.price_minor',
+          'b.stock_count',
+          'b.quantity',
+          eb.selectFrom('created').select('created.id').as('orderId'),
+          eb.selectFrom('customer').select('customer.balance_minor').as('balanceMinor'),
+          eb.selectFrom('customer').select('customer.owed_minor').as('owedMinor'),
+          eb
+            .selectFrom('reserved as r')
+            .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
+            .whereRef('r.product_id', '=', 'b.id')
+            .as('reserved'),
+          eb(
+            eb.selectFrom('reserved').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count')),
+            '+',
+            eb
+              .selectFrom('product_codes as pc')
+              .innerJoin('order_lines as ol', 'ol.id', 'pc.order_line_id')
+              .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
+              .where('ol.order_id', 'in', mine)
+              .where('pc.status', '=', 'RESERVED'),
+          ).as('held'),
+          eb
+            .exists(
+              eb
+                .selectFrom(mine.as('m'))
+                .select(eb.lit(1).as('one'))
+                .where((eb) => eb.not(eb.exists(openPayments(eb.ref('m.id'))))),
+            )
+            .as('givenUp'),
+        ])
+        .orderBy('b.position')
+        .orderBy('b.id')
+        // A count is never null, and the customer is there when the basket's lines are.
+        .$narrowType<{ balanceMinor: number; owedMinor: number; reserved: number; held: number; givenUp: boolean }>(),
+    );
     if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
     const first = rows[0] as (typeof rows)[number];
     let lines = rows;
     if (first.orderId && first.givenUp && rows.some((row) => row.reserved < row.quantity)) {
       // The customer's orders that no payment is open on (the widget closed, the page left) give
       // their codes to this one: each Pay makes a new order, and the one before must not keep them.
-      await tx.execute(releaseReservations(Prisma.sql`ARRAY(${mine} AND ${noPaymentOpen(Prisma.sql`o.id`)})`));
+      await tx.execute(reservationRelease(mine.where((eb) => eb.not(eb.exists(openPayments(eb.ref('o.id')))))));
       const more = await reserveRemaining(tx, first.orderId);
       lines = rows.map((row) => ({ ...row, reserved: row.reserved + (more.get(row.id) ?? 0) }));
     }
@@ -365,9 +439,7 @@ export function createOrderService({
       if (!held) return;
       const order = await lockOrder(tx, held.orderId);
       if (!order || !UNPAID_STATUSES.includes(order.status)) return;
-      const [idle] = await tx.query<{ idle: boolean }>(
-        Prisma.sql`SELECT ${noPaymentOpen(Prisma.sql`${order.id}::uuid`)} AS idle`,
-      );
+      const [idle] = await tx.query(qb.selectNoFrom((eb) => eb.not(eb.exists(openPayments(order.id))).as('idle')));
       if (!idle?.idle) return;
       const moved = await transitionOrders(tx, [order.id], 'CANCELLED', { actor: actors.customer });
       if (moved.length > 0) logger.info({ orderId: order.id }, 'an unpaid order gave its promo code up to a new one');

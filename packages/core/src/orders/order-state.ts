@@ -1,6 +1,6 @@
 import type { OrderStatusName, PaymentType } from '@store/contract';
-import { type OrderStatus, type OrderType, Prisma, type Queryable, qb } from '@store/db';
-import { releaseReservations } from '../fulfilment/fulfilment-sql.ts';
+import { type OrderStatus, type OrderType, type Prisma, type Queryable, qb } from '@store/db';
+import { reservationRelease } from '../fulfilment/fulfilment-sql.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { asPrismaSql } from './order-sql.ts';
 
@@ -76,7 +76,7 @@ export interface TransitionChanges {
 
 /**
  * Leaving an order unpaid gives back what it held: its promo code (the customer may use it on
- * another order), here, and its reserved codes (back in stock), with releaseReservations.
+ * another order), here, and its reserved codes (back in stock), with reservationRelease.
  */
 async function releasePromoRedemptions(tx: Queryable, orderIds: string[]) {
   const released = await tx.query(
@@ -164,7 +164,7 @@ export async function transitionOrders(
   if (ending && moved.length > 0) {
     const ended = moved.map((order) => order.id);
     await releasePromoRedemptions(tx, ended);
-    await tx.execute(releaseReservations(Prisma.sql`${ended}::uuid[]`));
+    await tx.execute(reservationRelease(ended));
   }
   return moved;
 }
