@@ -1,4 +1,4 @@
-import { Prisma, type Queryable, qb } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 
 /**
  * Statements of fulfilment, built with `qb`: reserving and claiming codes, which Prisma's query
@@ -136,32 +136,6 @@ export const reservation = {
 };
 
 /**
- * @deprecated The same reservation as a `Prisma.sql` fragment after the CTE `lines` names, for the
- * callers that still build their statement as a template; goes once none does. Use `reservation`.
- */
-export function reservationCtes(lines: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`
-    stock AS (
-      SELECT p.id FROM products p WHERE p.id IN (SELECT product_id FROM ${lines}) ORDER BY p.id FOR NO KEY UPDATE
-    ), picked AS (
-      SELECT l.id AS line_id, c.id AS code_id FROM ${lines} l
-      CROSS JOIN LATERAL (
-        SELECT id FROM product_codes
-        WHERE product_id = l.product_id AND status = 'AVAILABLE'
-        ORDER BY created_at
-        LIMIT l.quantity
-        FOR UPDATE
-      ) AS c
-      -- An uncorrelated condition, checked once before the codes are read: the products are locked first.
-      WHERE EXISTS (SELECT 1 FROM stock)
-    ), reserved AS (
-      UPDATE product_codes pc SET status = 'RESERVED', order_line_id = picked.line_id
-      FROM picked WHERE pc.id = picked.code_id
-      RETURNING pc.product_id
-    )`;
-}
-
-/**
  * What a line of the order still lacks, reserved: after codes held for the customer's abandoned
  * orders came back (releaseReservations), in a statement of its own so that it sees them. Answers
  * the codes reserved now, per product.
@@ -233,16 +207,6 @@ export function reservationRelease(orders: string[] | OrderIdsQuery) {
           ),
       ),
     );
-}
-
-/**
- * @deprecated reservationRelease as a `Prisma.sql` statement, for an array expression of order ids;
- * goes once no caller builds one.
- */
-export function releaseReservations(orderIds: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`
-    UPDATE product_codes SET status = 'AVAILABLE', order_line_id = NULL
-    WHERE status = 'RESERVED' AND order_line_id IN (SELECT id FROM order_lines WHERE order_id = ANY(${orderIds}))`;
 }
 
 /**
