@@ -252,7 +252,7 @@ export function createOrderService({
           eb('o.user_id', '=', userId),
           eb('o.created_at', '>', recent),
           eb('o.id', '<>', orderId),
-          eb('o.status', '=', eb.fn.any(eb.val(UNPAID_STATUSES))),
+          eb('o.status', 'in', UNPAID_STATUSES),
         ]),
       );
     const rows = await tx.query(
@@ -762,7 +762,7 @@ export function createOrderService({
             eb.and([
               eb('user_id', '=', userId),
               eb('type', '=', TYPE_BY_NAME[type]),
-              eb('status', '=', eb.fn.any(eb.val(UNPAID_STATUSES))),
+              eb('status', 'in', UNPAID_STATUSES),
               eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', clock())]),
             ]),
           )

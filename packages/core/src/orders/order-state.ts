@@ -122,27 +122,35 @@ export function transitionStatement(orderIds: string[], to: OrderStatus, changes
  * a null parameter, so that every transition is the one statement text).
  */
 function transitionQuery(orderIds: readonly string[], to: OrderStatus, changes: TransitionChanges) {
-  return qb
-    .updateTable('orders')
-    .set((eb) => ({
-      status: to,
-      paid_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(changes.paidAt ?? null), 'timestamptz'), 'paid_at'),
-      payment_id: eb.fn.coalesce(eb.cast<string | null>(eb.val(changes.paymentId ?? null), 'uuid'), 'payment_id'),
-      fulfilled_at: eb.fn.coalesce(
-        eb.cast<Date | null>(eb.val(changes.fulfilledAt ?? null), 'timestamptz'),
-        'fulfilled_at',
-      ),
-      refunded_minor: eb.fn.coalesce(
-        eb.cast<number | null>(eb.val(changes.refundedMinor ?? null), 'bigint'),
-        'refunded_minor',
-      ),
-      changed_by: changes.actor,
-      updated_at: eb.fn<Date>('now'),
-    }))
-    .where((eb) =>
-      eb.and([eb('id', '=', eb.fn.any(eb.val(orderIds))), eb('status', '=', eb.fn.any(eb.val(ALLOWED_FROM[to])))]),
-    )
-    .returning(['id', 'status', 'user_id as userId']);
+  return (
+    qb
+      .updateTable('orders')
+      .set((eb) => ({
+        status: to,
+        paid_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(changes.paidAt ?? null), 'timestamptz'), 'paid_at'),
+        payment_id: eb.fn.coalesce(eb.cast<string | null>(eb.val(changes.paymentId ?? null), 'uuid'), 'payment_id'),
+        fulfilled_at: eb.fn.coalesce(
+          eb.cast<Date | null>(eb.val(changes.fulfilledAt ?? null), 'timestamptz'),
+          'fulfilled_at',
+        ),
+        refunded_minor: eb.fn.coalesce(
+          eb.cast<number | null>(eb.val(changes.refundedMinor ?? null), 'bigint'),
+          'refunded_minor',
+        ),
+        changed_by: changes.actor,
+        updated_at: eb.fn<Date>('now'),
+      }))
+      // The statuses it may come from are one text[] parameter, compared with the status's label:
+      // one statement for every transition, and an array PGlite can send (it has no encoder for an
+      // array of order_status).
+      .where((eb) =>
+        eb.and([
+          eb('id', '=', eb.fn.any(eb.val(orderIds))),
+          eb(eb.cast<string>('status', 'text'), '=', eb.fn.any(eb.val<readonly string[]>(ALLOWED_FROM[to]))),
+        ]),
+      )
+      .returning(['id', 'status', 'user_id as userId'])
+  );
 }
 
 /**
