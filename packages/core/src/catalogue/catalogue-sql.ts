@@ -1,4 +1,4 @@
-import { Prisma, qb } from '@store/db';
+import { qb } from '@store/db';
 
 /**
  * Statements of the catalogue's product pages: a product with the joins its summary needs. Listings
@@ -53,23 +53,3 @@ export const productSummaries = qb
 
 /** A product summary's row, as `productSummaries` selects it. */
 export type ProductRow = Awaited<ReturnType<typeof productSummaries.execute>>[number];
-
-/**
- * `productSummaries`' columns and joins as the `Prisma.sql` fragments of a template
- * (`SELECT ${PRODUCT_COLUMNS} FROM products p ${PRODUCT_JOINS}`), cut from its compiled text, which
- * has no parameters.
- */
-const [productColumnsText, productJoinsText] = (() => {
-  const { sql, parameters } = productSummaries.compile();
-  const [head, joins, ...rest] = sql.split(' from "products" as "p" ');
-  if (!head?.startsWith('select ') || joins === undefined || rest.length > 0 || parameters.length > 0) {
-    throw new Error(`productSummaries cannot be cut into columns and joins: ${sql}`);
-  }
-  return [head.slice('select '.length), joins];
-})();
-
-/** @deprecated `productSummaries`' columns for a `Prisma.sql` template; build the statement on `productSummaries`. */
-export const PRODUCT_COLUMNS = new Prisma.Sql([productColumnsText], []);
-
-/** @deprecated `productSummaries`' joins for a `Prisma.sql` template; build the statement on `productSummaries`. */
-export const PRODUCT_JOINS = new Prisma.Sql([productJoinsText], []);

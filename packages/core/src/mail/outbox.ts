@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EmailData, EmailDataSchema, type EmailTemplate, type Locale } from '@store/contract';
-import { compile, Prisma, type Queryable, qb, type Statement } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
 
@@ -39,30 +39,7 @@ export function emailInsert(request: EmailRequest) {
     locale: request.locale,
     data: JSON.stringify(data),
   });
-  return {
-    id,
-    insert,
-    /**
-     * @deprecated The same insert as a `Prisma.sql` fragment, for a caller that still embeds it in
-     * its template; goes once none does. Use `insert`.
-     */
-    get statement(): Prisma.Sql {
-      return prismaFragment(insert);
-    },
-  };
-}
-
-/**
- * A statement built with `qb` as a `Prisma.sql` fragment: Kysely numbers its parameters $1, $2... in
- * the order they appear, so its text splits into the template's strings around them.
- */
-function prismaFragment(statement: Statement): Prisma.Sql {
-  const { text, values } = compile(statement);
-  const placeholders = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
-  if (placeholders.length !== values.length || placeholders.some((index, at) => index !== at + 1)) {
-    throw new Error(`cannot embed a statement whose parameters are not $1..$${values.length} in order: ${text}`);
-  }
-  return new Prisma.Sql(text.split(/\$\d+/), values);
+  return { id, insert };
 }
 
 /**
