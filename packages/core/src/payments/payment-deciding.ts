@@ -1,4 +1,5 @@
 import { Prisma, qb } from '@store/db';
+import type { SqlExpression } from './typed-sql.ts';
 
 /**
  * The one rule for where an order's payments stand: every path that asks "is a payment of this order
@@ -21,18 +22,6 @@ import { Prisma, qb } from '@store/db';
  * may arrive before that answer and is matched to the one attempt in flight.
  */
 export const CARD_ATTEMPT_WINDOW_MS = 60_000;
-
-/** The operation node of an expression, as Kysely's builders make them. */
-type OperationNode = ReturnType<ReturnType<typeof qb.fn<unknown>>['toOperationNode']>;
-
-/**
- * An SQL expression answering a `T`: Kysely's `Expression<T>`, such as `eb.ref('o.id')` or `eb.val(id)`
- * (this package reaches Kysely only through `qb`).
- */
-export interface SqlExpression<T> {
-  readonly expressionType: T | undefined;
-  toOperationNode(): OperationNode;
-}
 
 /** An order's id: a value, or an expression (the id column of the order a caller's query reads). */
 export type OrderIdOperand = string | SqlExpression<string>;

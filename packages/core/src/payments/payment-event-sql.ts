@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type PaymentMethod, type PaymentStatus, qb, type Statement } from '@store/db';
+import { type PaymentMethod, type PaymentStatus, qb } from '@store/db';
 import { orderColumns } from '../orders/order-sql.ts';
 import { openPayments } from './payment-deciding.ts';
 import { METHOD_OF, type StoredEvent } from './payment-event-payload.ts';
 import type { ProviderPaymentMethod } from './provider.ts';
+import type { RowOf } from './typed-sql.ts';
 
 /**
  * The SQL of applying a provider event (payment-events.ts): the one statement that locks and reads
  * what it takes, the payment's writes, and the event's own mark, processed or failed.
  */
-
-/** The rows a statement answers. */
-type RowOf<S> = S extends Statement<infer O> ? O : never;
 
 /**
  * The payment row an event is about, as the processor reads it; `refundedMinor` and
