@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorKeys, PAYMENT_UNDER_WAY } from '@store/contract';
-import { type OrderStatus, type PaymentMethod, Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { type PaymentMethod, type PaymentStatus, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import { actors } from '../orders/order-events.ts';
 import { type LockedOrder, lockOrder } from '../orders/order-sql.ts';
-import { PAID_STATUSES, transitionStatement, UNPAID_STATUSES } from '../orders/order-state.ts';
+import { PAID_STATUSES, transitionUpdate, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
-import { anyPaymentSettling } from './payment-deciding.ts';
-import { RECEIPT_SOURCE, type ReceiptSource } from './payment-receipts.ts';
+import { settlingPayments } from './payment-deciding.ts';
+import { type ReceiptSource, receiptSource } from './payment-receipts.ts';
 import type { CardOutcome, PaymentProvider } from './provider.ts';
 
 /**
@@ -124,26 +124,51 @@ export function createPaymentAttempts({
       const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
       // Under the order's lock, while it waits for its payment: the record, the order's move to
       // PENDING (its state machine's statement) and the receipt's source, in one statement.
-      const settling = anyPaymentSettling(Prisma.sql`${order.id}::uuid`, Prisma.sql`${clock()}::timestamptz`);
+      const statement = qb
+        .with('target', (db) =>
+          db
+            .selectFrom('orders')
+            .select(['id', 'user_id', 'status', 'total_minor', 'currency'])
+            .where('id', '=', order.id)
+            .forNoKeyUpdate(),
+        )
+        .with('under_way', (db) =>
+          db.selectNoFrom((eb) => eb.exists(settlingPayments(order.id, clock())).as('settling')),
+        )
+        .with('opened', (db) =>
+          db
+            .insertInto('payments')
+            .columns(['id', 'order_id', 'provider', 'method', 'amount_minor', 'currency', 'updated_at'])
+            .expression((eb) =>
+              eb
+                .selectFrom(['target as t', 'under_way as u'])
+                .select((eb) => [
+                  eb.val(id).as('id'),
+                  't.id as order_id',
+                  eb.val(provider.name).as('provider'),
+                  eb.val(method).as('method'),
+                  't.total_minor as amount_minor',
+                  't.currency',
+                  eb.fn<Date>('now').as('updated_at'),
+                ])
+                .where('t.status', '=', eb.fn.any(eb.val(UNPAID_STATUSES)))
+                .where((eb) => eb.not(eb.ref('u.settling'))),
+            )
+            .returning('id'),
+        )
+        .with('moved', () => transitionUpdate([order.id], 'PENDING', { actor: actors.customer }))
+        .selectFrom((eb) =>
+          receiptSource(order.id, eb.selectFrom('target').select('user_id').$asScalar()).as('receipt'),
+        )
+        // The target's row is there whenever the customer's is: its one status, and under_way's one row.
+        .select((eb) => [
+          eb.exists(eb.selectFrom('opened').select((eb) => eb.lit(1).as('one'))).as('opened'),
+          eb.selectFrom('under_way').select('settling').$asScalar().$notNull().as('settling'),
+          eb.selectFrom('target').select('status').$asScalar().$notNull().as('status'),
+        ])
+        .selectAll('receipt');
       const open = async (on: Queryable) => {
-        const [opened] = await on.query<ReceiptSource & { opened: boolean; settling: boolean; status: OrderStatus }>(
-          Prisma.sql`
-        WITH target AS (
-          SELECT id, user_id, status, total_minor, currency FROM orders WHERE id = ${order.id}::uuid
-          FOR NO KEY UPDATE
-        ), under_way AS (
-          SELECT ${settling} AS settling
-        ), opened AS (
-          INSERT INTO payments (id, order_id, provider, method, amount_minor, currency, updated_at)
-          SELECT ${id}::uuid, t.id, ${provider.name}, ${method}::payment_method, t.total_minor, t.currency, now()
-          FROM target t, under_way u
-          WHERE t.status = ANY(${[...UNPAID_STATUSES]}::text[]::order_status[]) AND NOT u.settling
-          RETURNING id
-        ), moved AS (${transitionStatement([order.id], 'PENDING', { actor: actors.customer })})
-        SELECT EXISTS (SELECT 1 FROM opened) AS opened, (SELECT settling FROM under_way) AS settling,
-               (SELECT status FROM target) AS status, receipt.*
-        FROM (${RECEIPT_SOURCE(order.id, Prisma.sql`(SELECT user_id FROM target)`)}) AS receipt`,
-        );
+        const [opened] = await on.query(statement);
         if (opened?.settling || (opened && PAID_STATUSES.includes(opened.status))) throw new PaymentUnderWayError();
         if (!opened?.opened) throw notPayable();
         return { id, receipt: { email: opened.email, locale: opened.locale, lines: opened.lines } };
@@ -158,7 +183,7 @@ export function createPaymentAttempts({
       return sql.transaction(async (tx) => {
         const locked = await lockOrder(tx, order.id);
         if (token) {
-          const [existing] = await tx.query<{ id: string }>(Prisma.sql`SELECT id FROM payments WHERE id = ${id}::uuid`);
+          const [existing] = await tx.query(qb.selectFrom('payments').select('id').where('id', '=', id));
           if (existing) return { id: existing.id };
         }
         if (locked && PAID_STATUSES.includes(locked.status)) throw new PaymentUnderWayError();
@@ -181,18 +206,41 @@ export function createPaymentAttempts({
     ) {
       // One statement: the id and the status change together, so that no other attempt ever sees the
       // payment known to the provider yet still waiting for its answer (which would let it through).
-      const answered = answer ? (answer.status === 'failure' ? 'FAILED' : 'PENDING') : null;
+      const answered: PaymentStatus | null = answer ? (answer.status === 'failure' ? 'FAILED' : 'PENDING') : null;
       const reason = answer?.status === 'failure' ? answer.reason : null;
-      const count = await sql.execute(Prisma.sql`
-      UPDATE payments SET provider_payment_id = ${providerPaymentId},
-        card_brand = COALESCE(${card ? card.brand.slice(0, 32) : null}, card_brand),
-        card_last4 = COALESCE(${card?.last4 ?? null}, card_last4),
-        status = CASE WHEN ${answered}::payment_status IS NOT NULL AND status = 'INIT' AND provider_version = 0
-                      THEN ${answered}::payment_status ELSE status END,
-        failure_reason = CASE WHEN ${answered}::payment_status = 'FAILED' AND status = 'INIT' AND provider_version = 0
-                              THEN ${reason} ELSE failure_reason END,
-        updated_at = now()
-      WHERE id = ${paymentId}::uuid AND (provider_payment_id IS NULL OR provider_payment_id = ${providerPaymentId})`);
+      const count = await sql.execute(
+        qb
+          .updateTable('payments')
+          .set((eb) => {
+            // The answer as text: a parameter is typed by its column, and a bare one is not.
+            const answeredText = eb.cast<string | null>(eb.val(answered), 'text');
+            const unanswered = [eb('status', '=', 'INIT'), eb('provider_version', '=', 0)];
+            return {
+              provider_payment_id: providerPaymentId,
+              card_brand: eb.fn.coalesce(eb.val(card ? card.brand.slice(0, 32) : null), 'card_brand'),
+              card_last4: eb.fn.coalesce(eb.val(card?.last4 ?? null), 'card_last4'),
+              status: eb
+                .case()
+                .when(eb.and([eb(answeredText, 'is not', null), ...unanswered]))
+                .then(answered)
+                .else(eb.ref('status'))
+                .end()
+                // The answer when there is one, else the status as it is: never null.
+                .$notNull(),
+              failure_reason: eb
+                .case()
+                .when(eb.and([eb(answeredText, '=', 'FAILED'), ...unanswered]))
+                .then(reason)
+                .else(eb.ref('failure_reason'))
+                .end(),
+              updated_at: eb.fn<Date>('now'),
+            };
+          })
+          .where('id', '=', paymentId)
+          .where((eb) =>
+            eb.or([eb('provider_payment_id', 'is', null), eb('provider_payment_id', '=', providerPaymentId)]),
+          ),
+      );
       if (count === 0) {
         logger.warn({ paymentId, providerPaymentId }, 'payment already belongs to another provider payment');
       }

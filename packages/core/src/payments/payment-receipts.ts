@@ -1,26 +1,56 @@
-import { Prisma, type Queryable } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 import type { LockedOrder } from '../orders/order-sql.ts';
 import type { ReceiptItem } from './provider.ts';
+import type { RowOf, SqlExpression } from './typed-sql.ts';
 
 /** The provider's receipt takes at most this many lines; a longer order is one line of its total. */
 const RECEIPT_ITEMS_MAX = 100;
 const RECEIPT_NAME_MAX = 128;
 
-/** What the provider's receipt is made of: the customer's email and language, and the order's lines. */
-export interface ReceiptSource {
-  email: string;
-  locale: string;
-  lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }> | null;
+/** An order's line as the provider's receipt takes it. */
+interface ReceiptLine {
+  productName: string;
+  quantity: number;
+  unitPriceMinor: number;
+  discountMinor: number;
 }
 
-/** Reads a ReceiptSource: a statement, or a subquery of one. */
-export const RECEIPT_SOURCE = (orderId: string, userId: Prisma.Sql) => Prisma.sql`
-  SELECT u.email, u.locale,
-         (SELECT json_agg(json_build_object('productName', ol.product_name, 'quantity', ol.quantity,
-                                            'unitPriceMinor', ol.unit_price_minor, 'discountMinor', ol.discount_minor)
-                          ORDER BY ol.product_id, ol.id)
-          FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid) AS lines
-  FROM users u WHERE u.id = ${userId}`;
+/**
+ * Reads what the provider's receipt is made of: the customer's email and language, and the order's
+ * lines (null when it has none). `userId`: a value, or an expression of the customer's id (a statement
+ * that reads it as the receipt's source, a subquery of one).
+ */
+export function receiptSource(orderId: string, userId: string | SqlExpression<string>) {
+  return qb
+    .selectFrom('users as u')
+    .select((eb) => [
+      'u.email',
+      'u.locale',
+      eb
+        .selectFrom('order_lines as ol')
+        .select((eb) => {
+          // json_build_object's keys: text, which a parameter cannot say by itself.
+          const key = (name: keyof ReceiptLine) => eb.cast<string>(eb.val(name), 'text');
+          const line = eb.fn('json_build_object', [
+            key('productName'),
+            'ol.product_name',
+            key('quantity'),
+            'ol.quantity',
+            key('unitPriceMinor'),
+            'ol.unit_price_minor',
+            key('discountMinor'),
+            'ol.discount_minor',
+          ]);
+          return eb.fn.agg<ReceiptLine[]>('json_agg', [line]).orderBy('ol.product_id').orderBy('ol.id').as('lines');
+        })
+        .where('ol.order_id', '=', orderId)
+        .as('lines'),
+    ])
+    .where('u.id', '=', userId);
+}
+
+/** What the provider's receipt is made of: the customer's email and language, and the order's lines. */
+export type ReceiptSource = RowOf<ReturnType<typeof receiptSource>>;
 
 /**
  * What the provider's pages, the receipt and the bank statement say the payment is for, in the
@@ -47,11 +77,7 @@ export const paymentTexts = (locale: string | undefined): PaymentTexts =>
  * The order's lines as receipt items whose sums add up to its total: a line's discount is spread
  * over its units, and where it does not divide evenly the line is split in two prices a cent apart.
  */
-export function receiptItems(
-  lines: Array<{ productName: string; quantity: number; unitPriceMinor: number; discountMinor: number }>,
-  totalMinor: number,
-  fallbackName: string,
-): ReceiptItem[] {
+export function receiptItems(lines: ReceiptLine[], totalMinor: number, fallbackName: string): ReceiptItem[] {
   const items: ReceiptItem[] = [];
   for (const line of lines) {
     const name = line.productName.slice(0, RECEIPT_NAME_MAX);
@@ -70,7 +96,7 @@ export function receiptItems(
 
 /** The customer's email and the order's lines, for the provider's receipt. */
 export async function readReceiptSource(sql: Queryable, order: LockedOrder): Promise<ReceiptSource | undefined> {
-  const [receipt] = await sql.query<ReceiptSource>(RECEIPT_SOURCE(order.id, Prisma.sql`${order.userId}::uuid`));
+  const [receipt] = await sql.query(receiptSource(order.id, order.userId));
   return receipt;
 }
 
@@ -85,6 +111,6 @@ export async function customerLanguage(
   userId: string,
 ): Promise<string | undefined> {
   if (opened.receipt) return opened.receipt.locale;
-  const [user] = await sql.query<{ locale: string }>(Prisma.sql`SELECT locale FROM users WHERE id = ${userId}::uuid`);
+  const [user] = await sql.query(qb.selectFrom('users').select('locale').where('id', '=', userId));
   return user?.locale;
 }

@@ -12,10 +12,10 @@ import {
   type SbpPaymentResponse,
   type UpiPaymentResponse,
 } from '@store/contract';
-import { Prisma, type PrismaClient, sqlOf } from '@store/db';
+import { type PrismaClient, qb, sqlOf } from '@store/db';
 import { orderNumber } from '../mail/templates.ts';
 import type { OrderService } from '../orders/order-service.ts';
-import { type LockedOrder, ORDER_COLUMNS } from '../orders/order-sql.ts';
+import { type LockedOrder, orderColumns } from '../orders/order-sql.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay } from '../shared/money.ts';
@@ -135,8 +135,8 @@ export function createPaymentService({
 
   /** The customer's order by id; someone else's is not found. */
   async function readOrder(orderId: string, userId: string): Promise<LockedOrder | undefined> {
-    const [order] = await sql.query<LockedOrder>(
-      Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${orderId}::uuid AND user_id = ${userId}::uuid`,
+    const [order] = await sql.query(
+      qb.selectFrom('orders').select(orderColumns).where('id', '=', orderId).where('user_id', '=', userId),
     );
     return order;
   }
