@@ -1,4 +1,4 @@
-import { Prisma, qb } from '@store/db';
+import { qb } from '@store/db';
 import type { SqlExpression } from './typed-sql.ts';
 
 /**
@@ -67,30 +67,4 @@ export function openPayments(orderId: OrderIdOperand, except?: string) {
 /** The order's payments that are settling, a card attempt's window measured from `now`. */
 export function settlingPayments(orderId: OrderIdOperand, now: Date) {
   return paymentsIn('settling', orderId, undefined, now);
-}
-
-// The same rule as `Prisma.sql` conditions over a payments alias, for the callers that still write
-// templates; goes once none does.
-const inFlightSql = (p: Prisma.Sql, now: Prisma.Sql) => Prisma.sql`(${p}.status = 'INIT' AND ${p}.method = 'CARD'
-  AND ${p}.provider_payment_id IS NULL
-  AND ${p}.created_at > ${now} - make_interval(secs => ${CARD_ATTEMPT_WINDOW_MS / 1000}))`;
-const settlingSql = (p: Prisma.Sql, now: Prisma.Sql) =>
-  Prisma.sql`(${p}.status IN ('PENDING', 'SUCCEEDED') OR ${inFlightSql(p, now)})`;
-const openSql = (p: Prisma.Sql, now: Prisma.Sql) =>
-  Prisma.sql`(${settlingSql(p, now)} OR (${p}.status = 'INIT' AND ${p}.provider_payment_id IS NOT NULL))`;
-
-/**
- * @deprecated `NOT EXISTS (openPayments(...))` as a `Prisma.sql` condition. True of an order none of
- * whose payments (but `except`) is open; `orderId`: an SQL expression of its id.
- */
-export function noPaymentOpen(orderId: Prisma.Sql, except: Prisma.Sql = Prisma.sql`NULL::uuid`): Prisma.Sql {
-  return Prisma.sql`NOT EXISTS (
-    SELECT 1 FROM payments p
-    WHERE p.order_id = ${orderId} AND p.id IS DISTINCT FROM ${except} AND ${openSql(Prisma.sql`p`, Prisma.sql`now()`)})`;
-}
-
-/** @deprecated `EXISTS (settlingPayments(...))` as a `Prisma.sql` condition. */
-export function anyPaymentSettling(orderId: Prisma.Sql, now: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`EXISTS (
-    SELECT 1 FROM payments p WHERE p.order_id = ${orderId} AND ${settlingSql(Prisma.sql`p`, now)})`;
 }
