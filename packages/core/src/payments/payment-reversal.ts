@@ -1,4 +1,4 @@
-import { Prisma, type Queryable } from '@store/db';
+import { type LedgerAccount, type Queryable, qb } from '@store/db';
 import { type Account, accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { actors, recordOrderEvent } from '../orders/order-events.ts';
 import type { LockedOrder } from '../orders/order-sql.ts';
@@ -50,25 +50,34 @@ export interface ReversalOutcome {
   orderStatus: 'REFUNDED' | 'PARTIALLY_REFUNDED' | null;
 }
 
-/** What the payment's transfers left standing on each kind of account, net of earlier reversals. */
-interface Standing {
-  customer: number;
-  suspense: number;
-  goods: number;
-  balance: number;
-}
-
-async function readStanding(tx: Queryable, paymentId: string, userId: string): Promise<Standing> {
-  const [row] = await tx.query<Standing>(Prisma.sql`
-    WITH customer AS (
-      SELECT balance_minor FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE
-    )
-    SELECT COALESCE(SUM(e.amount_minor) FILTER (WHERE e.account IN ('CUSTOMER_BALANCE', 'CUSTOMER_RECEIVABLE')), 0)::bigint AS customer,
-           COALESCE(SUM(e.amount_minor) FILTER (WHERE e.account = 'SUSPENSE'), 0)::bigint AS suspense,
-           COALESCE(SUM(e.amount_minor) FILTER (WHERE e.account IN ('REVENUE', 'REFUNDS')), 0)::bigint AS goods,
-           (SELECT balance_minor FROM customer) AS balance
-    FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id
-    WHERE t.payment_id = ${paymentId}::uuid`);
+/**
+ * What the payment's transfers left standing on each kind of account, net of earlier reversals, and
+ * the customer's balance, whose row is locked.
+ */
+async function readStanding(tx: Queryable, paymentId: string, userId: string) {
+  const [row] = await tx.query(
+    qb
+      .with('customer', (db) =>
+        db.selectFrom('users').select('balance_minor').where('id', '=', userId).forNoKeyUpdate(),
+      )
+      .selectFrom('ledger_transfers as t')
+      .innerJoin('ledger_entries as e', 'e.transfer_id', 't.id')
+      .select((eb) => {
+        const standing = (accounts: LedgerAccount[]) =>
+          eb.cast<number>(
+            eb.fn.coalesce(eb.fn.sum<number>('e.amount_minor').filterWhere('e.account', 'in', accounts), eb.lit(0)),
+            'bigint',
+          );
+        return [
+          standing(['CUSTOMER_BALANCE', 'CUSTOMER_RECEIVABLE']).as('customer'),
+          standing(['SUSPENSE']).as('suspense'),
+          standing(['REVENUE', 'REFUNDS']).as('goods'),
+          // The order's customer: there is one.
+          eb.selectFrom('customer').select('balance_minor').$asScalar().$notNull().as('balance'),
+        ];
+      })
+      .where('t.payment_id', '=', paymentId),
+  );
   return row ?? { customer: 0, suspense: 0, goods: 0, balance: 0 };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import { type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { actors } from '../orders/order-events.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -42,23 +42,55 @@ export async function requestProviderRefund(
   if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) {
     throw new RangeError(`a refund is a positive whole number of minor units, not ${request.amountMinor}`);
   }
-  const [row] = await tx.query<{ id: string; created: boolean }>(Prisma.sql`
-    WITH made AS (
-      INSERT INTO provider_refunds (id, order_id, payment_id, amount_minor, reason, requested_by, idempotency_key,
-                                    updated_at)
-      VALUES (${randomUUID()}::uuid, ${request.orderId}::uuid, ${request.paymentId}::uuid, ${request.amountMinor}::bigint,
-              ${request.reason}, ${request.requestedBy}, ${request.key}, now())
-      ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING id
-    ), history AS (
-      INSERT INTO order_events (order_id, actor, kind, amount_minor, payment_id, detail)
-      SELECT ${request.orderId}::uuid, ${request.requestedBy}, 'refund_asked', ${request.amountMinor}::bigint,
-             ${request.paymentId}::uuid, jsonb_build_object('refundId', made.id, 'reason', ${request.reason}::text)
-      FROM made
-    )
-    SELECT id, true AS created FROM made
-    UNION ALL
-    SELECT id, false FROM provider_refunds WHERE idempotency_key = ${request.key} AND NOT EXISTS (SELECT 1 FROM made)`);
+  const [row] = await tx.query(
+    qb
+      .with('made', (db) =>
+        db
+          .insertInto('provider_refunds')
+          .values((eb) => ({
+            id: randomUUID(),
+            order_id: request.orderId,
+            payment_id: request.paymentId,
+            amount_minor: request.amountMinor,
+            reason: request.reason,
+            requested_by: request.requestedBy,
+            idempotency_key: request.key,
+            updated_at: eb.fn<Date>('now'),
+          }))
+          .onConflict((oc) => oc.column('idempotency_key').doNothing())
+          .returning('id'),
+      )
+      .with('history', (db) =>
+        db
+          .insertInto('order_events')
+          .columns(['order_id', 'actor', 'kind', 'amount_minor', 'payment_id', 'detail'])
+          .expression((eb) =>
+            eb.selectFrom('made').select((eb) => {
+              // jsonb_build_object's text: a parameter there is typed by nothing else.
+              const text = (value: string) => eb.cast<string>(eb.val(value), 'text');
+              return [
+                eb.val(request.orderId).as('order_id'),
+                eb.val(request.requestedBy).as('actor'),
+                eb.val('refund_asked').as('kind'),
+                eb.val(request.amountMinor).as('amount_minor'),
+                eb.val(request.paymentId).as('payment_id'),
+                eb
+                  .fn('jsonb_build_object', [text('refundId'), 'made.id', text('reason'), text(request.reason)])
+                  .as('detail'),
+              ];
+            }),
+          ),
+      )
+      .selectFrom('made')
+      .select((eb) => ['id', eb.lit<boolean>(true).as('created')])
+      .unionAll((eb) =>
+        eb
+          .selectFrom('provider_refunds')
+          .select((eb) => ['id', eb.lit<boolean>(false).as('created')])
+          .where('idempotency_key', '=', request.key)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('made').select((eb) => eb.lit(1).as('one'))))),
+      ),
+  );
   if (!row) throw new Error(`the refund ${request.key} was neither made nor found`);
   return row;
 }
@@ -127,17 +159,6 @@ export interface ProviderRefundsDeps {
   maxAttempts?: number;
 }
 
-interface DueRefund {
-  id: string;
-  orderId: string;
-  amountMinor: number;
-  status: string;
-  attempts: number;
-  nextAttemptAt: Date;
-  provider: string;
-  providerPaymentId: string | null;
-}
-
 /** Sending the refunds the store asked for. */
 export function createProviderRefunds({
   db,
@@ -156,20 +177,51 @@ export function createProviderRefunds({
     changes: { providerRefundId?: string; error?: string },
   ) {
     const error = changes.error?.slice(0, LAST_ERROR_MAX) ?? null;
-    await sql.execute(Prisma.sql`
-      WITH finished AS (
-        UPDATE provider_refunds SET status = ${status}::provider_refund_status, attempts = attempts + 1,
-          provider_refund_id = COALESCE(${changes.providerRefundId ?? null}, provider_refund_id),
-          last_error = ${error}, finished_at = ${clock()}, updated_at = now()
-        WHERE id = ${id}::uuid AND status = 'PENDING'
-        RETURNING order_id, payment_id, amount_minor, provider_refund_id
-      )
-      INSERT INTO order_events (order_id, actor, kind, amount_minor, payment_id, detail)
-      SELECT order_id, ${actors.provider(provider.name)}, ${status === 'SUCCEEDED' ? 'refund_sent' : 'refund_refused'},
-             amount_minor, payment_id,
-             jsonb_strip_nulls(jsonb_build_object('refundId', ${id}::text, 'providerRefundId', provider_refund_id,
-                                                  'error', ${error}::text))
-      FROM finished`);
+    await sql.execute(
+      qb
+        .with('finished', (db) =>
+          db
+            .updateTable('provider_refunds')
+            .set((eb) => ({
+              status,
+              attempts: eb('attempts', '+', eb.lit(1)),
+              provider_refund_id: eb.fn.coalesce(eb.val(changes.providerRefundId ?? null), 'provider_refund_id'),
+              last_error: error,
+              finished_at: clock(),
+              updated_at: eb.fn<Date>('now'),
+            }))
+            .where('id', '=', id)
+            .where('status', '=', 'PENDING')
+            .returning(['order_id', 'payment_id', 'amount_minor', 'provider_refund_id']),
+        )
+        .insertInto('order_events')
+        .columns(['order_id', 'actor', 'kind', 'amount_minor', 'payment_id', 'detail'])
+        .expression((eb) =>
+          eb.selectFrom('finished').select((eb) => {
+            // jsonb_build_object's text: a parameter there is typed by nothing else.
+            const text = (value: string | null) => eb.cast<string | null>(eb.val(value), 'text');
+            return [
+              'order_id',
+              eb.val(actors.provider(provider.name)).as('actor'),
+              eb.val(status === 'SUCCEEDED' ? 'refund_sent' : 'refund_refused').as('kind'),
+              'amount_minor',
+              'payment_id',
+              eb
+                .fn('jsonb_strip_nulls', [
+                  eb.fn('jsonb_build_object', [
+                    text('refundId'),
+                    text(id),
+                    text('providerRefundId'),
+                    'provider_refund_id',
+                    text('error'),
+                    text(error),
+                  ]),
+                ])
+                .as('detail'),
+            ];
+          }),
+        ),
+    );
   }
 
   return {
@@ -180,11 +232,22 @@ export function createProviderRefunds({
      * `maxAttempts` times. Safe to run any number of times: the provider refunds once per row.
      */
     async sendRefund(refundId: string): Promise<RefundSendOutcome> {
-      const [refund] = await sql.query<DueRefund>(Prisma.sql`
-        SELECT r.id, r.order_id AS "orderId", r.amount_minor AS "amountMinor", r.status, r.attempts,
-               r.next_attempt_at AS "nextAttemptAt", p.provider, p.provider_payment_id AS "providerPaymentId"
-        FROM provider_refunds r JOIN payments p ON p.id = r.payment_id
-        WHERE r.id = ${refundId}::uuid`);
+      const [refund] = await sql.query(
+        qb
+          .selectFrom('provider_refunds as r')
+          .innerJoin('payments as p', 'p.id', 'r.payment_id')
+          .select([
+            'r.id',
+            'r.order_id as orderId',
+            'r.amount_minor as amountMinor',
+            'r.status',
+            'r.attempts',
+            'r.next_attempt_at as nextAttemptAt',
+            'p.provider',
+            'p.provider_payment_id as providerPaymentId',
+          ])
+          .where('r.id', '=', refundId),
+      );
       if (!refund) throw new NotFoundError('Refund');
       if (refund.status !== 'PENDING') return 'already_finished';
       const context = { refundId, orderId: refund.orderId, amountMinor: refund.amountMinor };
@@ -216,10 +279,18 @@ export function createProviderRefunds({
           logger.error({ ...context, err: error }, 'a refund to the card was given up after every attempt');
           return 'given_up';
         }
-        await sql.execute(Prisma.sql`
-          UPDATE provider_refunds SET attempts = attempts + 1, last_error = ${message.slice(0, LAST_ERROR_MAX)},
-            next_attempt_at = ${new Date(clock().getTime() + refundRetryDelayMs(refund.attempts + 1))}, updated_at = now()
-          WHERE id = ${refundId}::uuid AND status = 'PENDING'`);
+        await sql.execute(
+          qb
+            .updateTable('provider_refunds')
+            .set((eb) => ({
+              attempts: eb('attempts', '+', eb.lit(1)),
+              last_error: message.slice(0, LAST_ERROR_MAX),
+              next_attempt_at: new Date(clock().getTime() + refundRetryDelayMs(refund.attempts + 1)),
+              updated_at: eb.fn<Date>('now'),
+            }))
+            .where('id', '=', refundId)
+            .where('status', '=', 'PENDING'),
+        );
         logger.warn({ ...context, err: error }, 'the provider could not take a refund now; it is sent again later');
         return 'retry_later';
       }
@@ -250,11 +321,15 @@ export async function sweepProviderRefunds(
   { db, queue, now = () => new Date() }: { db: PrismaClient; queue: Pick<JobQueue, 'enqueue'>; now?: () => Date },
   { limit = 100 }: { limit?: number } = {},
 ): Promise<string[]> {
-  const due = await sqlOf(db).query<{ id: string }>(Prisma.sql`
-    SELECT id FROM provider_refunds
-    WHERE status = 'PENDING' AND next_attempt_at <= ${now()}
-    ORDER BY next_attempt_at
-    LIMIT ${limit}`);
+  const due = await sqlOf(db).query(
+    qb
+      .selectFrom('provider_refunds')
+      .select('id')
+      .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', now())
+      .orderBy('next_attempt_at')
+      .limit(limit),
+  );
   const queued: string[] = [];
   for (const { id } of due) {
     const outcome = await queue.enqueue({ kind: 'payment.refund', refundId: id }, { jobId: id });
