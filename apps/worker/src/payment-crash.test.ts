@@ -7,7 +7,7 @@ import {
   createPromoService,
 } from '@store/core';
 import { dropTestQueue, eventually } from '@store/core/testing';
-import { createCodeCipher } from '@store/db';
+import { createCodeCipher, prismaQueryable, qb } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkerProcesses, logEntries } from '../test/worker-process.ts';
@@ -49,10 +49,15 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
 
   /** Database sessions of this test's database waiting for a row lock. */
   async function waitingForLocks(): Promise<number> {
-    const [row] = await database.prisma.$queryRaw<Array<{ count: bigint }>>`
-      SELECT count(*) AS count FROM pg_stat_activity
-      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-    return Number(row?.count ?? 0);
+    const [row] = await database.sql.query(
+      qb
+        .withTables<{ pg_stat_activity: { datname: string | null; wait_event_type: string | null } }>()
+        .selectFrom('pg_stat_activity')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where((eb) => eb('datname', '=', eb.fn<string>('current_database')))
+        .where('wait_event_type', '=', 'Lock'),
+    );
+    return row?.count ?? 0;
   }
 
   /** A customer, 2 codes of a product in the basket, the order, and the store's card payment for it. */
@@ -158,7 +163,13 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     const held = new Promise<void>((resolve) => {
       holding = db.$transaction(
         async (tx) => {
-          await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${order.userId}::uuid FOR UPDATE`;
+          await prismaQueryable(tx).query(
+            qb
+              .selectFrom('users')
+              .select((eb) => eb.lit(1).as('one'))
+              .where('id', '=', order.userId)
+              .forUpdate(),
+          );
           resolve();
           await new Promise<void>((release) => {
             releaseCustomer = release;
