@@ -1,5 +1,4 @@
-import { type Prisma, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
-import { asPrismaSql } from './order-sql.ts';
+import { type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
 
 /**
  * An order's history (order_events). Changes of status are written by a trigger on orders, with the
@@ -50,14 +49,6 @@ export function orderEventInsertion(event: OrderEventInput) {
     payment_id: event.paymentId ?? null,
     detail: event.detail ? JSON.stringify(event.detail) : null,
   });
-}
-
-/**
- * @deprecated orderEventInsertion as a `Prisma.sql` fragment, for the callers that still embed it
- * in a template; goes once none does.
- */
-export function orderEventInsert(event: OrderEventInput): Prisma.Sql {
-  return asPrismaSql(orderEventInsertion(event));
 }
 
 export async function recordOrderEvent(tx: Queryable, event: OrderEventInput): Promise<void> {

@@ -1,4 +1,4 @@
-import { compile, type OrderStatus, type OrderType, Prisma, type Queryable, qb, type Statement } from '@store/db';
+import { type OrderStatus, type OrderType, type Queryable, qb } from '@store/db';
 
 /**
  * Statements of orders: the row locks Prisma's query builder cannot take, built with `qb` from the
@@ -39,36 +39,6 @@ export const orderColumns = [
   'expires_at as expiresAt',
   'promo_code_id as promoCodeId',
 ] as const;
-
-/**
- * @deprecated The same columns for a `Prisma.sql` template, made from `orderColumns`: for the
- * callers not yet building their statements with `qb`. Select `orderColumns` instead.
- */
-export const ORDER_COLUMNS = new Prisma.Sql(
-  [
-    orderColumns
-      .map((column) => {
-        const [name, alias] = column.split(' as ');
-        return alias ? `${name} AS "${alias}"` : name;
-      })
-      .join(', '),
-  ],
-  [],
-);
-
-/**
- * @deprecated A statement built with `qb` as a `Prisma.sql` fragment, for the callers that still
- * embed this module's statements in their templates; goes once none does. Kysely numbers its
- * parameters $1, $2... in the order they appear, so the text splits into the template's strings.
- */
-export function asPrismaSql(statement: Statement): Prisma.Sql {
-  const { text, values } = compile(statement);
-  const placeholders = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
-  if (placeholders.length !== values.length || placeholders.some((index, at) => index !== at + 1)) {
-    throw new Error(`cannot embed a statement whose parameters are not $1..$${values.length} in order: ${text}`);
-  }
-  return new Prisma.Sql(text.split(/\$\d+/), values);
-}
 
 /**
  * Takes the order's row until the transaction ends: a completion, a spend, a refund and the expiry

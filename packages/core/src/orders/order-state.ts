@@ -1,8 +1,7 @@
 import type { OrderStatusName, PaymentType } from '@store/contract';
-import { type OrderStatus, type OrderType, type Prisma, type Queryable, qb } from '@store/db';
+import { type OrderStatus, type OrderType, type Queryable, qb } from '@store/db';
 import { reservationRelease } from '../fulfilment/fulfilment-sql.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
-import { asPrismaSql } from './order-sql.ts';
 
 /**
  * The order state machine: for each status, the statuses an order may reach it from.
@@ -110,47 +109,36 @@ export function transitionUpdate(orderIds: readonly string[], to: OrderStatus, c
 }
 
 /**
- * @deprecated transitionUpdate as a `Prisma.sql` fragment, for the callers that still embed it in a
- * template; goes once none does.
- */
-export function transitionStatement(orderIds: string[], to: OrderStatus, changes: TransitionChanges): Prisma.Sql {
-  return asPrismaSql(transitionUpdate(orderIds, to, changes));
-}
-
-/**
  * The conditional update of a transition; a change left out keeps its column as it is (COALESCE of
- * a null parameter, so that every transition is the one statement text).
+ * a null parameter), and the statuses it may come from are one text[] parameter compared with the
+ * status's label, so that every transition is the one statement text (and the array one PGlite can
+ * send: it has no encoder for an array of order_status).
  */
 function transitionQuery(orderIds: readonly string[], to: OrderStatus, changes: TransitionChanges) {
-  return (
-    qb
-      .updateTable('orders')
-      .set((eb) => ({
-        status: to,
-        paid_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(changes.paidAt ?? null), 'timestamptz'), 'paid_at'),
-        payment_id: eb.fn.coalesce(eb.cast<string | null>(eb.val(changes.paymentId ?? null), 'uuid'), 'payment_id'),
-        fulfilled_at: eb.fn.coalesce(
-          eb.cast<Date | null>(eb.val(changes.fulfilledAt ?? null), 'timestamptz'),
-          'fulfilled_at',
-        ),
-        refunded_minor: eb.fn.coalesce(
-          eb.cast<number | null>(eb.val(changes.refundedMinor ?? null), 'bigint'),
-          'refunded_minor',
-        ),
-        changed_by: changes.actor,
-        updated_at: eb.fn<Date>('now'),
-      }))
-      // The statuses it may come from are one text[] parameter, compared with the status's label:
-      // one statement for every transition, and an array PGlite can send (it has no encoder for an
-      // array of order_status).
-      .where((eb) =>
-        eb.and([
-          eb('id', '=', eb.fn.any(eb.val(orderIds))),
-          eb(eb.cast<string>('status', 'text'), '=', eb.fn.any(eb.val<readonly string[]>(ALLOWED_FROM[to]))),
-        ]),
-      )
-      .returning(['id', 'status', 'user_id as userId'])
-  );
+  return qb
+    .updateTable('orders')
+    .set((eb) => ({
+      status: to,
+      paid_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(changes.paidAt ?? null), 'timestamptz'), 'paid_at'),
+      payment_id: eb.fn.coalesce(eb.cast<string | null>(eb.val(changes.paymentId ?? null), 'uuid'), 'payment_id'),
+      fulfilled_at: eb.fn.coalesce(
+        eb.cast<Date | null>(eb.val(changes.fulfilledAt ?? null), 'timestamptz'),
+        'fulfilled_at',
+      ),
+      refunded_minor: eb.fn.coalesce(
+        eb.cast<number | null>(eb.val(changes.refundedMinor ?? null), 'bigint'),
+        'refunded_minor',
+      ),
+      changed_by: changes.actor,
+      updated_at: eb.fn<Date>('now'),
+    }))
+    .where((eb) =>
+      eb.and([
+        eb('id', '=', eb.fn.any(eb.val(orderIds))),
+        eb(eb.cast<string>('status', 'text'), '=', eb.fn.any(eb.val<readonly string[]>(ALLOWED_FROM[to]))),
+      ]),
+    )
+    .returning(['id', 'status', 'user_id as userId']);
 }
 
 /**
