@@ -151,7 +151,7 @@ export function createPaymentAttempts({
                   't.currency',
                   eb.fn<Date>('now').as('updated_at'),
                 ])
-                .where('t.status', '=', eb.fn.any(eb.val(UNPAID_STATUSES)))
+                .where('t.status', 'in', UNPAID_STATUSES)
                 .where((eb) => eb.not(eb.ref('u.settling'))),
             )
             .returning('id'),
