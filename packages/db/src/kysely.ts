@@ -9,6 +9,8 @@ import {
 } from 'kysely';
 import type { DB } from './generated/kysely.ts';
 
+/** Kysely's SQL fragment tag and expression types, for what the builder cannot say (columns still as `eb.ref`). */
+export { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 export type { DB } from './generated/kysely.ts';
 
 /**

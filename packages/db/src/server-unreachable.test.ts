@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from './database.ts';
 import { Prisma } from './generated/client.ts';
+import { qb } from './kysely.ts';
 import { isServerUnreachable, pgSqlClient } from './sql-client.ts';
 import { createTestDatabase, type TestDatabase } from './testing.ts';
 
@@ -56,8 +57,12 @@ describe('isServerUnreachable', () => {
       pool.on('error', () => {});
       const sql = pgSqlClient(pool);
       try {
-        expect(isServerUnreachable(await failure(sql.query(Prisma.sql`SELECT 1`)))).toBe(true);
-        expect(isServerUnreachable(await failure(sql.transaction((tx) => tx.query(Prisma.sql`SELECT 1`))))).toBe(true);
+        expect(isServerUnreachable(await failure(sql.query(qb.selectNoFrom((eb) => eb.lit(1).as('one')))))).toBe(true);
+        expect(
+          isServerUnreachable(
+            await failure(sql.transaction((tx) => tx.query(qb.selectNoFrom((eb) => eb.lit(1).as('one'))))),
+          ),
+        ).toBe(true);
       } finally {
         await pool.end();
       }
@@ -124,7 +129,7 @@ describe.runIf(serverUrl)('isServerUnreachable on a session the server ends', ()
 
   it('recognises the end of a running query, from node-postgres and from Prisma', async () => {
     const running = [
-      failure(db.sql.query(Prisma.sql`SELECT pg_sleep(30)`)),
+      failure(db.sql.query(qb.selectNoFrom((eb) => eb.fn('pg_sleep', [eb.lit(30)]).as('slept')))),
       failure(db.prisma.$queryRaw`SELECT pg_sleep(30)`),
     ];
     const admin = new pg.Client({ connectionString: db.url });

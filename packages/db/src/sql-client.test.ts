@@ -3,7 +3,6 @@ import { sql as sql_ } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from './database.ts';
-import { Prisma } from './generated/client.ts';
 import { qb } from './kysely.ts';
 import {
   DatabaseBusyError,
@@ -33,9 +32,7 @@ const readUser = (sql: Queryable, id: string) =>
 
 const insertUser = (sql: Queryable, id: string, email = `${id}@example.com`) =>
   sql.execute(
-    qb
-      .insertInto('users')
-      .values({ id, email, name: 'Someone', password_hash: 'x', updated_at: sql_`now()` }),
+    qb.insertInto('users').values({ id, email, name: 'Someone', password_hash: 'x', updated_at: sql_`now()` }),
   );
 
 // The server's own database when DATABASE_URL is set (the test run's case), and embedded PGlite:
@@ -74,7 +71,12 @@ describe.each(kinds)('the SQL client on %s', (_kind, open) => {
     expect(Math.abs((row?.createdAt.getTime() ?? 0) - before)).toBeLessThan(60_000);
 
     const at = new Date('2026-01-02T03:04:05.678Z');
-    await db.sql.execute(Prisma.sql`UPDATE users SET email_verified_at = ${at} WHERE id = ANY(${[id]}::uuid[])`);
+    await db.sql.execute(
+      qb
+        .updateTable('users')
+        .set({ email_verified_at: at })
+        .where((eb) => eb('id', '=', eb.fn.any(eb.val([id])))),
+    );
     expect((await readUser(db.sql, id))[0]?.emailVerifiedAt?.toISOString()).toBe(at.toISOString());
   });
 
@@ -134,8 +136,8 @@ describe.skipIf(!process.env.DATABASE_URL)('the SQL client on a pool with no con
       );
       await new Promise((resolve) => setTimeout(resolve, 50));
       for (const waiting of [
-        sql.query(Prisma.sql`SELECT 1`),
-        sql.transaction((tx) => tx.query(Prisma.sql`SELECT 1`)),
+        sql.query(qb.selectNoFrom((eb) => eb.lit(1).as('one'))),
+        sql.transaction((tx) => tx.query(qb.selectNoFrom((eb) => eb.lit(1).as('one')))),
       ]) {
         const error = await waiting.then(
           () => undefined,
@@ -146,7 +148,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the SQL client on a pool with no con
       }
       release();
       await held;
-      expect(await sql.query(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+      expect(await sql.query(qb.selectNoFrom((eb) => eb.lit(1).as('one')))).toEqual([{ one: 1 }]);
     } finally {
       await pool.end();
       await db.cleanup();

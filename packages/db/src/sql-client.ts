@@ -7,7 +7,8 @@ import { compile, type Statement } from './kysely.ts';
  * Hand-written SQL straight on the driver, for the checkout's hot paths. Prisma's query builder and
  * even its `$queryRaw` cost several times what the driver itself does per statement (bench/checkout
  * measured about 3.5 times for a raw query, 7 for a findUnique), and a checkout is some fifty
- * statements. Statements are `Prisma.sql` templates, so values are always parameters, never text.
+ * statements. Statements are built with Kysely (`qb`, kysely.ts) from the tables' generated types, so
+ * columns are checked by the compiler and values are always parameters, never text.
  *
  * Results are what the driver returns, but for 64-bit integers (money is kept in them): those come
  * back as numbers on both drivers (node-postgres would give a string, PGlite a BigInt), and one past
@@ -16,16 +17,11 @@ import { compile, type Statement } from './kysely.ts';
 export interface Queryable {
   /** The rows of one statement, typed by what it selects or returns. */
   query<O>(statement: Statement<O>): Promise<O[]>;
-  /** @deprecated An untyped template: being replaced by statements built with `qb`. */
-  query<T = Record<string, unknown>>(statement: Prisma.Sql): Promise<T[]>;
   /** The number of rows one statement wrote. */
-  execute(statement: Statement | Prisma.Sql): Promise<number>;
+  execute(statement: Statement): Promise<number>;
 }
 
-/** Either kind of statement as the driver takes it. */
-function textOf(statement: Statement | Prisma.Sql): { text: string; values: readonly unknown[] } {
-  return statement instanceof Prisma.Sql ? statement : compile(statement);
-}
+const textOf = compile;
 
 export interface SqlClient extends Queryable {
   /**
@@ -174,7 +170,7 @@ const PREPARED_MAX = 500;
  */
 export function pgSqlClient(pool: pg.Pool): SqlClient {
   const names = new Map<string, string>();
-  const prepared = (statement: Statement | Prisma.Sql): pg.QueryConfig => {
+  const prepared = (statement: Statement): pg.QueryConfig => {
     const { text, values } = textOf(statement);
     let name = names.get(text);
     if (name === undefined && names.size < PREPARED_MAX) {
@@ -186,7 +182,7 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
       ? { text, values: parameters, types: pgTypes }
       : { name, text, values: parameters, types: pgTypes };
   };
-  const run = async (client: pg.Pool | pg.PoolClient, statement: Statement | Prisma.Sql) => {
+  const run = async (client: pg.Pool | pg.PoolClient, statement: Statement) => {
     try {
       return await client.query(prepared(statement));
     } catch (error) {
@@ -194,10 +190,10 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
     }
   };
   const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(statement: Statement<T> | Prisma.Sql) {
+    async query<T>(statement: Statement<T>) {
       return (await run(client, statement)).rows as T[];
     },
-    async execute(statement: Statement | Prisma.Sql) {
+    async execute(statement: Statement) {
       return (await run(client, statement)).rowCount ?? 0;
     },
   });
@@ -230,11 +226,11 @@ export function pgSqlClient(pool: pg.Pool): SqlClient {
 export function pgliteSqlClient(pglite: PGlite): SqlClient {
   const parsers = { [INT8_OID]: int8ToNumber };
   const on = (db: PGlite | Transaction): Queryable => ({
-    async query<T>(statement: Statement<T> | Prisma.Sql) {
+    async query<T>(statement: Statement<T>) {
       const { text, values } = textOf(statement);
       return (await db.query<T>(text, values as unknown[], { parsers })).rows;
     },
-    async execute(statement: Statement | Prisma.Sql) {
+    async execute(statement: Statement) {
       const { text, values } = textOf(statement);
       return (await db.query(text, values as unknown[], { parsers })).affectedRows ?? 0;
     },
@@ -249,7 +245,7 @@ export function pgliteSqlClient(pglite: PGlite): SqlClient {
 export function prismaQueryable(tx: Prisma.TransactionClient | PrismaClient): Queryable {
   return {
     // Prisma answers 64-bit integers as BigInt: numbers, as the drivers' clients answer them.
-    query: async <T>(statement: Statement<T> | Prisma.Sql) => {
+    query: async <T>(statement: Statement<T>) => {
       const { text, values } = textOf(statement);
       return (await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values)).map((row) => {
         for (const [column, value] of Object.entries(row)) {
@@ -258,7 +254,7 @@ export function prismaQueryable(tx: Prisma.TransactionClient | PrismaClient): Qu
         return row as T;
       });
     },
-    execute: (statement: Statement | Prisma.Sql) => {
+    execute: (statement: Statement) => {
       const { text, values } = textOf(statement);
       return tx.$executeRawUnsafe(text, ...values);
     },
