@@ -150,9 +150,6 @@ export function lockEvent(eventId: string) {
     );
 }
 
-/** The event's row, its order's and its payment's, as lockEvent locks and reads them. */
-export type LockedEventRow = RowOf<ReturnType<typeof lockEvent>>;
-
 /** A new payment row for one the store never started (the widget retried inside its frame). */
 export function insertPayment(provider: string, event: StoredEvent) {
   return qb
