@@ -202,7 +202,7 @@ export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
         .selectFrom('order_lines as ol')
         .innerJoin('orders as o', 'o.id', 'ol.order_id')
         .where('o.user_id', '=', userId)
-        .where((eb) => eb('o.status', '=', eb.fn.any(eb.val(DELIVERED))))
+        .where('o.status', 'in', DELIVERED)
         .where((eb) =>
           eb.exists(
             eb

@@ -66,7 +66,7 @@ export async function readPromoRule(
           .select((eb) =>
             eb
               .case()
-              .when(eb.not(eb('o.status', '=', eb.fn.any(eb.val(UNPAID_STATUSES)))))
+              .when(eb.not(eb('o.status', 'in', UNPAID_STATUSES)))
               .then('used' as const)
               .when(eb.not(eb.exists(openPayments(eb.ref('o.id')))))
               .then('abandoned' as const)
