@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
+import { PHONE } from './shop-helpers.ts';
 
 interface MailboxMessage {
   to: string;
@@ -72,79 +73,83 @@ async function logOut(page: Page) {
   await expect(page.getByTestId('account-button')).toHaveAccessibleName('Log in');
 }
 
-test('account: register, activate, reset the password, log in, rename, review', async ({ page, request }, info) => {
-  const { run, email, name } = newCustomer(info);
-  const firstPassword = 'Firstpass1';
-  const newPassword = 'Secondpass2';
+test(
+  'account: register, activate, reset the password, log in, rename, review',
+  PHONE,
+  async ({ page, request }, info) => {
+    const { run, email, name } = newCustomer(info);
+    const firstPassword = 'Firstpass1';
+    const newPassword = 'Secondpass2';
 
-  // Register from the top bar.
-  await page.goto('/');
-  await register(page, { name, email }, firstPassword);
-  expect(await page.evaluate(() => window.dataLayer)).toContainEqual({ event: 'sign_up', method: 'email' });
-  await expect(page.getByTestId('account-button')).toHaveAccessibleName('Profile');
+    // Register from the top bar.
+    await page.goto('/');
+    await register(page, { name, email }, firstPassword);
+    expect(await page.evaluate(() => window.dataLayer)).toContainEqual({ event: 'sign_up', method: 'email' });
+    await expect(page.getByTestId('account-button')).toHaveAccessibleName('Profile');
 
-  // The activation email's link activates the account and leaves the URL clean.
-  await page.goto(await emailedLink(request, email, 'account-activation'));
-  await closeNotice(page, 'Account activated');
-  await expect(page).toHaveURL(/\/$/);
+    // The activation email's link activates the account and leaves the URL clean.
+    await page.goto(await emailedLink(request, email, 'account-activation'));
+    await closeNotice(page, 'Account activated');
+    await expect(page).toHaveURL(/\/$/);
 
-  await page.getByTestId('account-button').click();
-  await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByTestId('activated-state')).toHaveText('Activated');
-  await expect(page.getByTestId('account-button')).toBeDisabled();
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByTestId('account-button')).toHaveAccessibleName('Log in');
+    await page.getByTestId('account-button').click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByTestId('activated-state')).toHaveText('Activated');
+    await expect(page.getByTestId('account-button')).toBeDisabled();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('account-button')).toHaveAccessibleName('Log in');
 
-  // Forgot password: request the email, open its link, set a new password.
-  await page.getByTestId('account-button').click();
-  await page.getByTestId('auth-modal').getByRole('button', { name: 'Forgot password?' }).click();
-  const reset = page.getByTestId('reset-request-modal');
-  await expect(reset.getByRole('button', { name: 'Send link' })).toBeDisabled();
-  await reset.getByLabel('Email').fill(email);
-  await reset.getByRole('button', { name: 'Send link' }).click();
-  await closeNotice(page, 'Check your email');
+    // Forgot password: request the email, open its link, set a new password.
+    await page.getByTestId('account-button').click();
+    await page.getByTestId('auth-modal').getByRole('button', { name: 'Forgot password?' }).click();
+    const reset = page.getByTestId('reset-request-modal');
+    await expect(reset.getByRole('button', { name: 'Send link' })).toBeDisabled();
+    await reset.getByLabel('Email').fill(email);
+    await reset.getByRole('button', { name: 'Send link' }).click();
+    await closeNotice(page, 'Check your email');
 
-  const resetLink = await emailedLink(request, email, 'password-reset');
-  await page.goto(resetLink);
-  const newPasswordForm = page.getByTestId('password-reset-modal');
-  await newPasswordForm.getByLabel('New password').fill(newPassword);
-  await newPasswordForm.getByLabel('Repeat password').fill(newPassword);
-  await newPasswordForm.getByRole('button', { name: 'Save password' }).click();
-  await closeNotice(page, 'Password created');
-  await expect(page).toHaveURL(/\/$/);
+    const resetLink = await emailedLink(request, email, 'password-reset');
+    await page.goto(resetLink);
+    const newPasswordForm = page.getByTestId('password-reset-modal');
+    await newPasswordForm.getByLabel('New password').fill(newPassword);
+    await newPasswordForm.getByLabel('Repeat password').fill(newPassword);
+    await newPasswordForm.getByRole('button', { name: 'Save password' }).click();
+    await closeNotice(page, 'Password created');
+    await expect(page).toHaveURL(/\/$/);
 
-  // The used link says so instead of showing the form again.
-  await page.goto(resetLink);
-  await closeNotice(page, 'This link was used or expired');
-  await expect(page.getByTestId('password-reset-modal')).toHaveCount(0);
+    // The used link says so instead of showing the form again.
+    await page.goto(resetLink);
+    await closeNotice(page, 'This link was used or expired');
+    await expect(page.getByTestId('password-reset-modal')).toHaveCount(0);
 
-  // The old password no longer works; the new one does and opens the profile.
-  await logIn(page, email, firstPassword);
-  await expect(page.getByTestId('auth-modal').getByText('Incorrect username or password')).toBeVisible();
-  await page.keyboard.press('Escape');
-  await logIn(page, email, newPassword);
-  await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByTestId('profile-email')).toHaveText(email);
+    // The old password no longer works; the new one does and opens the profile.
+    await logIn(page, email, firstPassword);
+    await expect(page.getByTestId('auth-modal').getByText('Incorrect username or password')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await logIn(page, email, newPassword);
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByTestId('profile-email')).toHaveText(email);
 
-  // Rename.
-  const newName = `Renamed${run}`.slice(0, 16);
-  await page.getByRole('button', { name: 'Change name' }).click();
-  await page.getByLabel('New name').fill(newName);
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByTestId('profile-name')).toHaveText(newName);
+    // Rename.
+    const newName = `Renamed${run}`.slice(0, 16);
+    await page.getByRole('button', { name: 'Change name' }).click();
+    await page.getByLabel('New name').fill(newName);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('profile-name')).toHaveText(newName);
 
-  // Review a product.
-  await page.goto('/product/1');
-  const form = page.getByRole('form', { name: 'Leave a review' });
-  await form.getByRole('radio', { name: '5 stars' }).check();
-  const text = `Code arrived at once, run ${run}.`;
-  await form.getByLabel('Your review').fill(text);
-  await form.getByRole('button', { name: 'Publish review' }).click();
-  await expect(page.getByTestId('review-posted')).toBeVisible();
-  await expect(page.getByText(text)).toBeVisible();
-  await expect(page.getByText(newName).first()).toBeVisible();
-});
+    // Review a product.
+    await page.goto('/product/1');
+    const form = page.getByRole('form', { name: 'Leave a review' });
+    await form.getByRole('radio', { name: '5 stars' }).check();
+    const text = `Code arrived at once, run ${run}.`;
+    await form.getByLabel('Your review').fill(text);
+    await form.getByRole('button', { name: 'Publish review' }).click();
+    await expect(page.getByTestId('review-posted')).toBeVisible();
+    await expect(page.getByText(text)).toBeVisible();
+    await expect(page.getByText(newName).first()).toBeVisible();
+  },
+);
 
 test('account: verify the email after logging in, change the email and the password by emailed links', async ({
   page,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
+import { PHONE } from './shop-helpers.ts';
 
 interface Bought {
   id: number;
@@ -94,151 +95,152 @@ async function addOnAnotherDevice(request: APIRequestContext, email: string, pas
   expect((await request.post('/api/logout', { headers })).ok()).toBe(true);
 }
 
-test('basket: kept as a guest, merged on registration and login, WELCOME10, checkout, a second tab', async ({
-  page,
-  context,
-  request,
-}, info) => {
-  const customer = newCustomer(info, 'Basket');
+test(
+  'basket: kept as a guest, merged on registration and login, WELCOME10, checkout, a second tab',
+  PHONE,
+  async ({ page, context, request }, info) => {
+    const customer = newCustomer(info, 'Basket');
 
-  // As a guest: three products, then the basket from the last notification. A fourth product is
-  // for another device of the customer.
-  await page.goto('/');
-  const fourth = buyableCards(page).nth(3).getByRole('heading', { level: 2 }).getByRole('link');
-  const d: Bought = {
-    id: Number((await fourth.getAttribute('href'))?.split('/').pop()),
-    name: ((await fourth.textContent()) ?? '').trim(),
-  };
-  const [a, b, c] = await buy(page, [0, 1, 2], { keepLast: true });
-  if (!a || !b || !c) throw new Error('the home page has fewer than four products in stock');
-  await page.getByTestId('added-notification').getByRole('button', { name: 'Open basket' }).click();
-  const panel = page.getByTestId('basket-panel');
-  await expect(panel).toBeVisible();
-  // The notification is gone and cannot cover the checkout button.
-  await expect(page.getByTestId('added-notification')).toBeHidden();
-  const checkout = panel.getByTestId('checkout-button');
-  const box = await checkout.boundingBox();
-  if (!box) throw new Error('checkout button not laid out');
-  const topmost = await page.evaluate(
-    ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid="checkout-button"]') !== null,
-    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
-  );
-  expect(topmost).toBe(true);
-  await expect(panel.getByTestId('promo-login')).toHaveText(/Log in to use a promo code\./);
+    // As a guest: three products, then the basket from the last notification. A fourth product is
+    // for another device of the customer.
+    await page.goto('/');
+    const fourth = buyableCards(page).nth(3).getByRole('heading', { level: 2 }).getByRole('link');
+    const d: Bought = {
+      id: Number((await fourth.getAttribute('href'))?.split('/').pop()),
+      name: ((await fourth.textContent()) ?? '').trim(),
+    };
+    const [a, b, c] = await buy(page, [0, 1, 2], { keepLast: true });
+    if (!a || !b || !c) throw new Error('the home page has fewer than four products in stock');
+    await page.getByTestId('added-notification').getByRole('button', { name: 'Open basket' }).click();
+    const panel = page.getByTestId('basket-panel');
+    await expect(panel).toBeVisible();
+    // The notification is gone and cannot cover the checkout button.
+    await expect(page.getByTestId('added-notification')).toBeHidden();
+    const checkout = panel.getByTestId('checkout-button');
+    const box = await checkout.boundingBox();
+    if (!box) throw new Error('checkout button not laid out');
+    const topmost = await page.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid="checkout-button"]') !== null,
+      { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+    );
+    expect(topmost).toBe(true);
+    await expect(panel.getByTestId('promo-login')).toHaveText(/Log in to use a promo code\./);
 
-  // Change quantities: count and total follow at once.
-  await step(panel, a, 'One more');
-  await step(panel, b, 'One more');
-  await step(panel, b, 'One more');
-  await step(panel, b, 'One less');
-  await expectQuantities(panel, [
-    [a, 2],
-    [b, 2],
-    [c, 1],
-  ]);
-  await expect(panel.getByTestId('basket-count')).toHaveText('5');
+    // Change quantities: count and total follow at once.
+    await step(panel, a, 'One more');
+    await step(panel, b, 'One more');
+    await step(panel, b, 'One more');
+    await step(panel, b, 'One less');
+    await expectQuantities(panel, [
+      [a, 2],
+      [b, 2],
+      [c, 1],
+    ]);
+    await expect(panel.getByTestId('basket-count')).toHaveText('5');
 
-  // A reload keeps the guest basket.
-  await page.reload();
-  await expect(page.getByTestId('cart-count')).toHaveText('5');
-  await page.getByTestId('cart-button').click();
-  await expectQuantities(panel, [
-    [a, 2],
-    [b, 2],
-    [c, 1],
-  ]);
+    // A reload keeps the guest basket.
+    await page.reload();
+    await expect(page.getByTestId('cart-count')).toHaveText('5');
+    await page.getByTestId('cart-button').click();
+    await expectQuantities(panel, [
+      [a, 2],
+      [b, 2],
+      [c, 1],
+    ]);
 
-  // Checkout as a guest: the auth modal; registering merges the basket and lands on /checkout.
-  await panel.getByTestId('checkout-button').click();
-  const modal = page.getByTestId('auth-modal');
-  await expect(modal).toBeVisible();
-  await modal.getByRole('tab', { name: 'Sign up' }).click();
-  await modal.getByLabel('Name').fill(customer.name);
-  await modal.getByLabel('Email').fill(customer.email);
-  await modal.getByLabel('Password', { exact: true }).fill(customer.password);
-  await modal.getByLabel('Repeat password').fill(customer.password);
-  await modal.getByRole('checkbox').check();
-  await modal.getByRole('button', { name: 'Sign up' }).click();
-  await closeNotice(page, 'Registration complete');
-  await expect(page).toHaveURL(/\/checkout$/);
-  await expect.poll(() => checkoutQuantities(page)).toEqual({ [a.name]: 2, [b.name]: 2, [c.name]: 1 });
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('basket') ?? 'null')?.owner)).toBeTruthy();
-  expect(await page.evaluate(() => window.dataLayer)).toContainEqual(
-    expect.objectContaining({ event: 'begin_checkout', ecommerce: expect.objectContaining({ currency: 'BRL' }) }),
-  );
+    // Checkout as a guest: the auth modal; registering merges the basket and lands on /checkout.
+    await panel.getByTestId('checkout-button').click();
+    const modal = page.getByTestId('auth-modal');
+    await expect(modal).toBeVisible();
+    await modal.getByRole('tab', { name: 'Sign up' }).click();
+    await modal.getByLabel('Name').fill(customer.name);
+    await modal.getByLabel('Email').fill(customer.email);
+    await modal.getByLabel('Password', { exact: true }).fill(customer.password);
+    await modal.getByLabel('Repeat password').fill(customer.password);
+    await modal.getByRole('checkbox').check();
+    await modal.getByRole('button', { name: 'Sign up' }).click();
+    await closeNotice(page, 'Registration complete');
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect.poll(() => checkoutQuantities(page)).toEqual({ [a.name]: 2, [b.name]: 2, [c.name]: 1 });
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('basket') ?? 'null')?.owner)).toBeTruthy();
+    expect(await page.evaluate(() => window.dataLayer)).toContainEqual(
+      expect.objectContaining({ event: 'begin_checkout', ecommerce: expect.objectContaining({ currency: 'BRL' }) }),
+    );
 
-  // Another device adds a fourth product to the server basket; here the customer logs out.
-  await addOnAnotherDevice(request, customer.email, customer.password, d);
-  await page.goto('/profile');
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByTestId('cart-count')).toBeHidden();
+    // Another device adds a fourth product to the server basket; here the customer logs out.
+    await addOnAnotherDevice(request, customer.email, customer.password, d);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('cart-count')).toBeHidden();
 
-  // As a guest again: one more of the first product, then checkout and log in: the two are merged.
-  await buy(page, [0], { keepLast: true });
-  await page.getByTestId('added-notification').getByRole('button', { name: 'Open basket' }).click();
-  await panel.getByTestId('checkout-button').click();
-  await expect(modal).toBeVisible();
-  await modal.getByLabel('Email').fill(customer.email);
-  await modal.getByLabel('Password', { exact: true }).fill(customer.password);
-  await modal.getByRole('button', { name: 'Log in', exact: true }).click();
-  await expect(page).toHaveURL(/\/checkout$/);
-  await expect.poll(() => checkoutQuantities(page)).toEqual({ [a.name]: 3, [b.name]: 2, [c.name]: 1, [d.name]: 1 });
+    // As a guest again: one more of the first product, then checkout and log in: the two are merged.
+    await buy(page, [0], { keepLast: true });
+    await page.getByTestId('added-notification').getByRole('button', { name: 'Open basket' }).click();
+    await panel.getByTestId('checkout-button').click();
+    await expect(modal).toBeVisible();
+    await modal.getByLabel('Email').fill(customer.email);
+    await modal.getByLabel('Password', { exact: true }).fill(customer.password);
+    await modal.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect.poll(() => checkoutQuantities(page)).toEqual({ [a.name]: 3, [b.name]: 2, [c.name]: 1, [d.name]: 1 });
 
-  // WELCOME10 on the checkout: 10 % off each line, rounded half up, the original struck through; then undone.
-  const lineTotals = await page.getByTestId('checkout-line').locator('strong').allTextContents();
-  const subtotal = lineTotals.reduce((sum, text) => sum + minorOf(text), 0);
-  const discount = lineTotals.reduce((sum, text) => sum + Math.floor((minorOf(text) * 10 + 50) / 100), 0);
-  const promo = page.getByRole('form', { name: 'Promo code' });
-  await expect(promo.getByRole('button', { name: 'Apply' })).toBeDisabled();
-  await promo.getByLabel('Promo code').fill('welcome10');
-  await promo.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByTestId('promo-applied')).toHaveText(/WELCOME10: 10% off/);
-  await expect(page.getByTestId('basket-total-original')).toBeVisible();
-  expect(minorOf((await page.getByTestId('basket-total-original').textContent()) ?? '')).toBe(subtotal);
-  expect(minorOf((await page.getByTestId('basket-total').textContent()) ?? '')).toBe(subtotal - discount);
-  await page.getByRole('button', { name: 'Undo' }).click();
-  await expect(page.getByTestId('promo-applied')).toBeHidden();
-  await expect(page.getByTestId('basket-total-original')).toBeHidden();
-  expect(minorOf((await page.getByTestId('basket-total').textContent()) ?? '')).toBe(subtotal);
+    // WELCOME10 on the checkout: 10 % off each line, rounded half up, the original struck through; then undone.
+    const lineTotals = await page.getByTestId('checkout-line').locator('strong').allTextContents();
+    const subtotal = lineTotals.reduce((sum, text) => sum + minorOf(text), 0);
+    const discount = lineTotals.reduce((sum, text) => sum + Math.floor((minorOf(text) * 10 + 50) / 100), 0);
+    const promo = page.getByRole('form', { name: 'Promo code' });
+    await expect(promo.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    await promo.getByLabel('Promo code').fill('welcome10');
+    await promo.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByTestId('promo-applied')).toHaveText(/WELCOME10: 10% off/);
+    await expect(page.getByTestId('basket-total-original')).toBeVisible();
+    expect(minorOf((await page.getByTestId('basket-total-original').textContent()) ?? '')).toBe(subtotal);
+    expect(minorOf((await page.getByTestId('basket-total').textContent()) ?? '')).toBe(subtotal - discount);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByTestId('promo-applied')).toBeHidden();
+    await expect(page.getByTestId('basket-total-original')).toBeHidden();
+    expect(minorOf((await page.getByTestId('basket-total').textContent()) ?? '')).toBe(subtotal);
 
-  // Choosing a method and giving both consents says what comes next and enables Pay.
-  // (Paying itself is checkout-payments.spec.ts's.)
-  await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
-  await page.getByRole('radio', { name: /Instant bank transfer/ }).check();
-  await expect(page.getByTestId('payment-note')).toContainText('Tick both boxes below to pay');
-  await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
-  await page.getByRole('checkbox', { name: /privacy policy/ }).check();
-  await page.getByRole('checkbox', { name: /cannot be refunded/ }).check();
-  await expect(page.getByTestId('payment-note')).toContainText('Scan a QR code');
-  await expect(page.getByRole('button', { name: /^Pay / })).toBeEnabled();
+    // Choosing a method and giving both consents says what comes next and enables Pay.
+    // (Paying itself is checkout-payments.spec.ts's.)
+    await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
+    await page.getByRole('radio', { name: /Instant bank transfer/ }).check();
+    await expect(page.getByTestId('payment-note')).toContainText('Tick both boxes below to pay');
+    await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
+    await page.getByRole('checkbox', { name: /privacy policy/ }).check();
+    await page.getByRole('checkbox', { name: /cannot be refunded/ }).check();
+    await expect(page.getByTestId('payment-note')).toContainText('Scan a QR code');
+    await expect(page.getByRole('button', { name: /^Pay / })).toBeEnabled();
 
-  // A second tab sees a change made in this one at once, and the server gets it.
-  const second = await context.newPage();
-  await second.goto('/');
-  await expect(second.getByTestId('cart-count')).toHaveText('7');
-  await page.getByRole('button', { name: 'Edit basket' }).click();
-  await step(panel, c, 'One more');
-  await expect(second.getByTestId('cart-count')).toHaveText('8');
-  await second.getByTestId('cart-button').click();
-  await expect(lineOf(second.getByTestId('basket-panel'), c.name).getByTestId('line-quantity')).toHaveText('2');
-  // The queued change reaches the server: sent with keepalive as the first tab closes, or by the
-  // second tab after 10 s without a change.
-  await page.close();
-  const login = await request.post('/api/login', { data: { email: customer.email, password: customer.password } });
-  const { token } = (await login.json()) as { token: string };
-  const headers = { Authorization: `Bearer ${token}`, 'X-Requested-With': 'XMLHttpRequest' };
-  await expect
-    .poll(
-      async () => {
-        const basket = await request.get('/api/basket', { headers });
-        const { products } = (await basket.json()) as { products: { id: number; pivot: { quantity: number } }[] };
-        return products.find((product) => product.id === c.id)?.pivot.quantity;
-      },
-      { timeout: 15_000, intervals: [500] },
-    )
-    .toBe(2);
-});
+    // A second tab sees a change made in this one at once, and the server gets it.
+    const second = await context.newPage();
+    await second.goto('/');
+    await expect(second.getByTestId('cart-count')).toHaveText('7');
+    await page.getByRole('button', { name: 'Edit basket' }).click();
+    await step(panel, c, 'One more');
+    await expect(panel.getByTestId('basket-count')).toHaveText('8');
+    await expect(second.getByTestId('cart-count')).toHaveText('8');
+    await second.getByTestId('cart-button').click();
+    await expect(lineOf(second.getByTestId('basket-panel'), c.name).getByTestId('line-quantity')).toHaveText('2');
+    // The queued change reaches the server: sent with keepalive as the first tab closes, or by the
+    // second tab after 10 s without a change.
+    await page.close();
+    const login = await request.post('/api/login', { data: { email: customer.email, password: customer.password } });
+    const { token } = (await login.json()) as { token: string };
+    const headers = { Authorization: `Bearer ${token}`, 'X-Requested-With': 'XMLHttpRequest' };
+    await expect
+      .poll(
+        async () => {
+          const basket = await request.get('/api/basket', { headers });
+          const { products } = (await basket.json()) as { products: { id: number; pivot: { quantity: number } }[] };
+          return products.find((product) => product.id === c.id)?.pivot.quantity;
+        },
+        { timeout: 15_000, intervals: [500] },
+      )
+      .toBe(2);
+  },
+);
 
 /**
  * Elements wider than their box: horizontal overflow, apart from text cut with an ellipsis on purpose
@@ -254,7 +256,7 @@ async function overflowing(root: Locator) {
   );
 }
 
-test('basket panel and checkout fit 320 px in Portuguese', async ({ page, request }, info) => {
+test('basket panel and checkout fit 320 px in Portuguese', PHONE, async ({ page, request }, info) => {
   const customer = newCustomer(info, 'Narrow');
   const registered = await request.post('/api/register', {
     data: {

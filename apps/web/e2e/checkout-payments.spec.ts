@@ -7,6 +7,7 @@ import {
   fillOwnCard,
   fillProviderCard,
   newCustomer,
+  PHONE,
   payWith,
   pickProduct,
   register,
@@ -46,7 +47,7 @@ async function expectError(page: Page) {
   return error;
 }
 
-test('buys with the card widget', async ({ page }, info) => {
+test('buys with the card widget', PHONE, async ({ page }, info) => {
   await register(page, newCustomer(info, 'wdg'));
   const name = await basketOne(page, info, 0);
   await payWith(page, 'card');
@@ -72,7 +73,7 @@ test('a widget closed after a declined card runs the error path', async ({ page 
   await expect(page.getByTestId('payment-methods-modal').getByRole('heading', { name: 'Pay' })).toBeVisible();
 });
 
-test('buys through the hosted page', async ({ page }, info) => {
+test('buys through the hosted page', PHONE, async ({ page }, info) => {
   await register(page, newCustomer(info, 'hst'));
   const name = await basketOne(page, info, 2);
   await payWith(page, 'hosted');
@@ -90,7 +91,7 @@ test('buys with the own card form, no 3-D Secure', async ({ page }, info) => {
   await expectCodesInProfile(page, name);
 });
 
-test('buys with the own card form through a 3DS challenge passed', async ({ page }, info) => {
+test('buys with the own card form through a 3DS challenge passed', PHONE, async ({ page }, info) => {
   await register(page, newCustomer(info, 'tds'));
   const name = await basketOne(page, info, 4);
   await ownCard(page, THREE_DS);
@@ -143,7 +144,7 @@ test('a declined card shows the error screen; Try again with a good card buys', 
   await expectCodesInProfile(page, name);
 });
 
-test('pays by QR through the pay link', async ({ page, context }, info) => {
+test('pays by QR through the pay link', PHONE, async ({ page, context }, info) => {
   await register(page, newCustomer(info, 'qr'));
   const name = await basketOne(page, info, 9);
   await payWith(page, 'transfer');
@@ -172,7 +173,7 @@ test('pays by QR through the pay link', async ({ page, context }, info) => {
   await expectCodesInProfile(page, name);
 });
 
-test('pays by UPI through the provider page', async ({ page }, info) => {
+test('pays by UPI through the provider page', PHONE, async ({ page }, info) => {
   const customer = newCustomer(info, 'upi');
   await register(page, customer);
   const name = await basketOne(page, info, 10);

@@ -1,5 +1,14 @@
 import { expect, type FrameLocator, type Locator, type Page, test } from '@playwright/test';
-import { basketOne, expectSuccess, isFocused, newCustomer, pickProduct, register, tabTo } from './shop-helpers.ts';
+import {
+  basketOne,
+  expectSuccess,
+  isFocused,
+  newCustomer,
+  PHONE,
+  pickProduct,
+  register,
+  tabTo,
+} from './shop-helpers.ts';
 
 /**
  * A purchase with the keyboard alone, through the store and the payment provider's own pages: no
@@ -254,110 +263,112 @@ async function countPointerPresses(page: Page) {
   return () => page.evaluate(() => Number(sessionStorage.getItem('__pointerPresses') ?? 0));
 }
 
-test('a new shopper registers, buys through the card widget and copies the code, with the keyboard alone', async ({
-  page,
-}, info) => {
-  const customer = newCustomer(info, 'kbw');
-  const pointerPresses = await countPointerPresses(page);
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await registerByKeyboard(page, customer);
+test(
+  'a new shopper registers, buys through the card widget and copies the code, with the keyboard alone',
+  PHONE,
+  async ({ page }, info) => {
+    const customer = newCustomer(info, 'kbw');
+    const pointerPresses = await countPointerPresses(page);
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await registerByKeyboard(page, customer);
 
-  // The product, found with the header's search (behind its toggle on a phone): typed, sent with Enter.
-  const { name } = await pickProduct(page, info, 16);
-  const toggle = page.getByTestId('search-toggle');
-  if (await toggle.isVisible()) {
-    await tabTo(page, toggle, 'Shift+Tab');
-    await expectVisibleFocus(toggle);
-    await page.keyboard.press('Enter');
-  }
-  const search = page.getByRole('combobox', { name: 'Search products' });
-  await tabTo(page, search, 'Shift+Tab');
-  await expectVisibleFocus(search, search.locator('xpath=ancestor::search[1]'));
-  await page.keyboard.type(name);
-  await expect(search).toHaveValue(name);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/search\//);
-
-  // Into the basket from the results: the focus stays on its Buy button.
-  const card = page
-    .getByTestId('product-card')
-    .filter({ has: page.getByRole('heading', { name, exact: true }) })
-    .first();
-  const buy = card.getByRole('button', { name: `Buy ${name}` });
-  await tabTo(page, buy);
-  await expectVisibleFocus(buy);
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('cart-count')).toHaveText('1');
-  await expect(buy).toBeFocused();
-
-  // The basket from the header, and on to the checkout from it.
-  const cartButton = page.getByTestId('cart-button');
-  await tabTo(page, cartButton, 'Shift+Tab');
-  await expectVisibleFocus(cartButton);
-  await page.keyboard.press('Enter');
-  const panel = page.getByTestId('basket-panel');
-  await expect(panel.getByTestId('basket-line')).toHaveCount(1);
-  await expectFocusWithin(panel);
-  const toCheckout = page.getByTestId('checkout-button');
-  await tabTo(page, toCheckout);
-  await expectVisibleFocus(toCheckout);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/checkout$/);
-  await expect(panel).toBeHidden();
-  // The basket led to another page: the focus is on that page, not back on the basket button.
-  await expect(page.locator('main')).toBeFocused();
-  await expect(page.getByTestId('checkout-line')).toHaveCount(1);
-
-  // The card widget: it opens as a dialog with the focus on its card number field.
-  const pay = await chooseAndPay(page, 'card');
-  const widget = page.locator('[data-sandbox-widget]');
-  const dialog = widget.getByRole('dialog', { name: 'Card payment' });
-  await expect(dialog).toBeVisible();
-  const frame = page.frameLocator('iframe[title="Card payment"]');
-  const cardNumber = frame.getByLabel('Card number');
-  await expect.poll(() => isFocused(cardNumber), { message: 'the card number has the focus' }).toBe(true);
-  await expect.poll(() => focusInWidget(page)).toBe(true);
-  await expectVisibleFocus(cardNumber);
-
-  // The focus stays in the widget: round the dialog with Tab, and back with Shift+Tab.
-  for (const key of ['Tab', 'Shift+Tab'] as const) {
-    for (let presses = 0; presses < 8; presses += 1) {
-      await page.keyboard.press(key);
-      expect(await focusInWidget(page), `${key} ${presses + 1} stays in the widget`).toBe(true);
+    // The product, found with the header's search (behind its toggle on a phone): typed, sent with Enter.
+    const { name } = await pickProduct(page, info, 16);
+    const toggle = page.getByTestId('search-toggle');
+    if (await toggle.isVisible()) {
+      await tabTo(page, toggle, 'Shift+Tab');
+      await expectVisibleFocus(toggle);
+      await page.keyboard.press('Enter');
     }
-  }
-  const close = widget.getByRole('button', { name: 'Close' });
-  await tabTo(page, close);
-  await expectVisibleFocus(close);
+    const search = page.getByRole('combobox', { name: 'Search products' });
+    await tabTo(page, search, 'Shift+Tab');
+    await expectVisibleFocus(search, search.locator('xpath=ancestor::search[1]'));
+    await page.keyboard.type(name);
+    await expect(search).toHaveValue(name);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/search\//);
 
-  // Escape closes it (before any answer: nothing happens) and the focus is back on Pay.
-  await tabToInFrame(page, frame, cardNumber);
-  await page.keyboard.press('Escape');
-  await expect(widget).toHaveCount(0);
-  await expect(pay).toBeFocused();
-  await expect(page).toHaveURL(/\/checkout$/);
+    // Into the basket from the results: the focus stays on its Buy button.
+    const card = page
+      .getByTestId('product-card')
+      .filter({ has: page.getByRole('heading', { name, exact: true }) })
+      .first();
+    const buy = card.getByRole('button', { name: `Buy ${name}` });
+    await tabTo(page, buy);
+    await expectVisibleFocus(buy);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await expect(buy).toBeFocused();
 
-  // Opened again, filled and sent with Enter.
-  await page.keyboard.press('Enter');
-  await expect(dialog).toBeVisible();
-  await expect.poll(() => isFocused(cardNumber)).toBe(true);
-  await typeProviderCard(page, frame, OK);
+    // The basket from the header, and on to the checkout from it.
+    const cartButton = page.getByTestId('cart-button');
+    await tabTo(page, cartButton, 'Shift+Tab');
+    await expectVisibleFocus(cartButton);
+    await page.keyboard.press('Enter');
+    const panel = page.getByTestId('basket-panel');
+    await expect(panel.getByTestId('basket-line')).toHaveCount(1);
+    await expectFocusWithin(panel);
+    const toCheckout = page.getByTestId('checkout-button');
+    await tabTo(page, toCheckout);
+    await expectVisibleFocus(toCheckout);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(panel).toBeHidden();
+    // The basket led to another page: the focus is on that page, not back on the basket button.
+    await expect(page.locator('main')).toBeFocused();
+    await expect(page.getByTestId('checkout-line')).toHaveCount(1);
 
-  // The success modal has the focus; its link leads to the profile.
-  const success = await expectSuccess(page);
-  await expect(widget).toHaveCount(0);
-  await expectFocusWithin(success);
-  const toProfile = success.getByRole('link', { name: 'Go to profile' });
-  await tabTo(page, toProfile);
-  await expectVisibleFocus(toProfile);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/profile$/);
-  await expect(success).toBeHidden();
-  await expect(page.locator('main')).toBeFocused();
-  await codesByKeyboard(page, name);
-  expect(await pointerPresses(), 'no pointer was used').toBe(0);
-});
+    // The card widget: it opens as a dialog with the focus on its card number field.
+    const pay = await chooseAndPay(page, 'card');
+    const widget = page.locator('[data-sandbox-widget]');
+    const dialog = widget.getByRole('dialog', { name: 'Card payment' });
+    await expect(dialog).toBeVisible();
+    const frame = page.frameLocator('iframe[title="Card payment"]');
+    const cardNumber = frame.getByLabel('Card number');
+    await expect.poll(() => isFocused(cardNumber), { message: 'the card number has the focus' }).toBe(true);
+    await expect.poll(() => focusInWidget(page)).toBe(true);
+    await expectVisibleFocus(cardNumber);
+
+    // The focus stays in the widget: round the dialog with Tab, and back with Shift+Tab.
+    for (const key of ['Tab', 'Shift+Tab'] as const) {
+      for (let presses = 0; presses < 8; presses += 1) {
+        await page.keyboard.press(key);
+        expect(await focusInWidget(page), `${key} ${presses + 1} stays in the widget`).toBe(true);
+      }
+    }
+    const close = widget.getByRole('button', { name: 'Close' });
+    await tabTo(page, close);
+    await expectVisibleFocus(close);
+
+    // Escape closes it (before any answer: nothing happens) and the focus is back on Pay.
+    await tabToInFrame(page, frame, cardNumber);
+    await page.keyboard.press('Escape');
+    await expect(widget).toHaveCount(0);
+    await expect(pay).toBeFocused();
+    await expect(page).toHaveURL(/\/checkout$/);
+
+    // Opened again, filled and sent with Enter.
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await expect.poll(() => isFocused(cardNumber)).toBe(true);
+    await typeProviderCard(page, frame, OK);
+
+    // The success modal has the focus; its link leads to the profile.
+    const success = await expectSuccess(page);
+    await expect(widget).toHaveCount(0);
+    await expectFocusWithin(success);
+    const toProfile = success.getByRole('link', { name: 'Go to profile' });
+    await tabTo(page, toProfile);
+    await expectVisibleFocus(toProfile);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(success).toBeHidden();
+    await expect(page.locator('main')).toBeFocused();
+    await codesByKeyboard(page, name);
+    expect(await pointerPresses(), 'no pointer was used').toBe(0);
+  },
+);
 
 test.describe('the provider pages by keyboard', () => {
   test('the hosted payment page', async ({ page }, info) => {

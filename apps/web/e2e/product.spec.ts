@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { PHONE } from './shop-helpers.ts';
 
 test('a product page speaks the interface language: description and activation steps', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('lang', 'pt-BR'));
@@ -27,7 +28,7 @@ test('filters that exclude everything offer to clear them', async ({ page }) => 
   await expect(page.getByTestId('product-card').first()).toBeVisible();
 });
 
-test("a category's country filter offers only the countries it has", async ({ page }, info) => {
+test("a category's country filter offers only the countries it has", PHONE, async ({ page }, info) => {
   await page.goto('/category/netflix');
   if (info.project.name === 'mobile') await page.getByTestId('filters-toggle').click();
   await page.getByRole('combobox', { name: 'Country' }).click();
@@ -68,7 +69,7 @@ for (const [listing, path] of [
   });
 }
 
-test('the product page says where the card activates and buys the chosen quantity', async ({ page }) => {
+test('the product page says where the card activates and buys the chosen quantity', PHONE, async ({ page }) => {
   await page.goto('/category/steam?sort=counts');
   await page
     .getByTestId('product-card')

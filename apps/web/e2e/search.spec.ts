@@ -1,4 +1,5 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { PHONE } from './shop-helpers.ts';
 
 /**
  * Search as shoppers of two languages use it: the words they type (an abbreviation, a platform's
@@ -10,34 +11,36 @@ async function openSearch(page: Page, info: TestInfo, label: string) {
   return page.getByRole('combobox', { name: label });
 }
 
-test('"psn" in English shows PlayStation hints with price and region; arrows and Enter pick one', async ({
-  page,
-}, info) => {
-  await page.goto('/');
-  const search = await openSearch(page, info, 'Search products');
-  await search.pressSequentially('psn');
-  const options = page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option');
-  // An option shows its name at once; cover, region and price arrive with their own small module.
-  await expect(options.first().getByTestId('hint-name')).toBeVisible();
-  const names = await options.getByTestId('hint-name').allTextContents();
-  expect(names.length).toBeGreaterThan(1);
-  for (const name of names) expect(name).toContain('PlayStation');
-  await expect(options.first()).toContainText(/BRL\s?[\d\s]+\.\d{2}/);
-  await expect(page.getByRole('status').filter({ hasText: /\d+ suggestions?\./ })).toBeAttached();
+test(
+  '"psn" in English shows PlayStation hints with price and region; arrows and Enter pick one',
+  PHONE,
+  async ({ page }, info) => {
+    await page.goto('/');
+    const search = await openSearch(page, info, 'Search products');
+    await search.pressSequentially('psn');
+    const options = page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option');
+    // An option shows its name at once; cover, region and price arrive with their own small module.
+    await expect(options.first().getByTestId('hint-name')).toBeVisible();
+    const names = await options.getByTestId('hint-name').allTextContents();
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names) expect(name).toContain('PlayStation');
+    await expect(options.first()).toContainText(/BRL\s?[\d\s]+\.\d{2}/);
+    await expect(page.getByRole('status').filter({ hasText: /\d+ suggestions?\./ })).toBeAttached();
 
-  await search.press('ArrowDown');
-  await search.press('ArrowDown');
-  const second = options.nth(1);
-  await expect(second).toHaveAttribute('aria-selected', 'true');
-  await expect(search).toHaveAttribute('aria-activedescendant', (await second.getAttribute('id')) ?? '');
-  const chosen = (await second.getByTestId('hint-name').textContent()) ?? '';
-  await search.press('Enter');
-  await expect(page).toHaveURL(`/search/${encodeURIComponent(chosen)}`);
-  await expect(page.getByRole('heading', { level: 1, name: `Results for “${chosen}”` })).toBeVisible();
-  await expect(page.getByTestId('product-card').first()).toContainText('PlayStation');
-});
+    await search.press('ArrowDown');
+    await search.press('ArrowDown');
+    const second = options.nth(1);
+    await expect(second).toHaveAttribute('aria-selected', 'true');
+    await expect(search).toHaveAttribute('aria-activedescendant', (await second.getAttribute('id')) ?? '');
+    const chosen = (await second.getByTestId('hint-name').textContent()) ?? '';
+    await search.press('Enter');
+    await expect(page).toHaveURL(`/search/${encodeURIComponent(chosen)}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Results for “${chosen}”` })).toBeVisible();
+    await expect(page.getByTestId('product-card').first()).toContainText('PlayStation');
+  },
+);
 
-test('"стим" in Russian shows Steam hints; arrows and Enter pick one', async ({ page }, info) => {
+test('"стим" in Russian shows Steam hints; arrows and Enter pick one', PHONE, async ({ page }, info) => {
   await page.addInitScript(() => localStorage.setItem('lang', 'ru'));
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
@@ -58,7 +61,7 @@ test('"стим" in Russian shows Steam hints; arrows and Enter pick one', async
   await expect(page.getByTestId('product-card').first()).toContainText('Steam');
 });
 
-test('at 320 px in Portuguese a hint shows its whole name, face value and region included', async ({ page }) => {
+test('at 320 px in Portuguese a hint shows its whole name, face value and region included', PHONE, async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 700 });
   await page.addInitScript(() => localStorage.setItem('lang', 'pt-BR'));
   await page.goto('/');

@@ -1,6 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type FrameLocator, type Locator, type Page, type TestInfo } from '@playwright/test';
 
+/**
+ * Marks a journey the phone project runs too: one whose phone layout differs (menus, drawers, the
+ * basket panel, the search overlay, the provider pages at 375 px). layout.spec walks every screen at
+ * every width in every language; the other journeys run once, on the desktop.
+ */
+export const PHONE = { tag: '@phone' };
+
 /** A name and an address no earlier run or project used. */
 export function newCustomer(info: TestInfo, prefix: string) {
   const run = `${Date.now().toString(36)}${info.retry}${info.project.name.slice(0, 1)}`;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { PHONE } from './shop-helpers.ts';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 
@@ -25,7 +26,7 @@ async function choose(page: Page, trigger: string, option: string) {
   await page.getByRole('option', { name: option }).click();
 }
 
-test('home shows popular products and the layout', async ({ page }, info) => {
+test('home shows popular products and the layout', PHONE, async ({ page }, info) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Popular', level: 1 })).toBeVisible();
   await expect(page.getByTestId('product-card').first()).toBeVisible();
@@ -43,7 +44,7 @@ test('home shows popular products and the layout', async ({ page }, info) => {
   await page.screenshot({ path: path.join(screenshots, `${info.project.name}.png`) });
 });
 
-test('category: filter by price and country, sort, and keep it all in the URL', async ({ page }, info) => {
+test('category: filter by price and country, sort, and keep it all in the URL', PHONE, async ({ page }, info) => {
   await page.goto('/');
   await page.getByRole('navigation', { name: 'Catalogue' }).getByRole('link', { name: /Steam/ }).click();
   await expect(page).toHaveURL(/\/category\/steam$/);
@@ -94,33 +95,35 @@ async function follow(link: ReturnType<Page['getByRole']>) {
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
-test('scroll: a category keeps its place between categories and for Back; a product starts at the top', async ({
-  page,
-}) => {
-  const catalogue = page.getByRole('navigation', { name: 'Catalogue' });
-  await page.goto('/category/steam');
-  await expect(page.getByTestId('product-card').first()).toBeVisible();
-  await page.evaluate(() => window.scrollTo(0, 700));
-  await expect.poll(() => scrollY(page)).toBe(700);
+test(
+  'scroll: a category keeps its place between categories and for Back; a product starts at the top',
+  PHONE,
+  async ({ page }) => {
+    const catalogue = page.getByRole('navigation', { name: 'Catalogue' });
+    await page.goto('/category/steam');
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 700));
+    await expect.poll(() => scrollY(page)).toBe(700);
 
-  // A category not seen yet starts at the top; going on to one seen before restores its place.
-  await follow(catalogue.getByRole('link', { name: /PlayStation/ }));
-  await expect(page.getByRole('heading', { name: 'PlayStation', level: 1 })).toBeVisible();
-  await expect.poll(() => scrollY(page)).toBe(0);
-  await follow(catalogue.getByRole('link', { name: /Steam/ }));
-  await expect(page.getByRole('heading', { name: 'Steam', level: 1 })).toBeVisible();
-  await expect.poll(() => scrollY(page)).toBe(700);
+    // A category not seen yet starts at the top; going on to one seen before restores its place.
+    await follow(catalogue.getByRole('link', { name: /PlayStation/ }));
+    await expect(page.getByRole('heading', { name: 'PlayStation', level: 1 })).toBeVisible();
+    await expect.poll(() => scrollY(page)).toBe(0);
+    await follow(catalogue.getByRole('link', { name: /Steam/ }));
+    await expect(page.getByRole('heading', { name: 'Steam', level: 1 })).toBeVisible();
+    await expect.poll(() => scrollY(page)).toBe(700);
 
-  await follow(page.getByTestId('product-card').nth(4).getByRole('link', { name: 'More details' }));
-  await expect(page.getByTestId('product-page')).toBeVisible();
-  await expect.poll(() => scrollY(page)).toBe(0);
+    await follow(page.getByTestId('product-card').nth(4).getByRole('link', { name: 'More details' }));
+    await expect(page.getByTestId('product-page')).toBeVisible();
+    await expect.poll(() => scrollY(page)).toBe(0);
 
-  await page.goBack();
-  await expect(page.getByRole('heading', { name: 'Steam', level: 1 })).toBeVisible();
-  await expect.poll(() => scrollY(page)).toBe(700);
-});
+    await page.goBack();
+    await expect(page.getByRole('heading', { name: 'Steam', level: 1 })).toBeVisible();
+    await expect.poll(() => scrollY(page)).toBe(700);
+  },
+);
 
-test('product page: details, instructions, and Buy fills the basket', async ({ page }) => {
+test('product page: details, instructions, and Buy fills the basket', PHONE, async ({ page }) => {
   await page.goto('/category/steam?sort=counts');
   const card = page
     .getByTestId('product-card')
@@ -154,7 +157,7 @@ test('product page: details, instructions, and Buy fills the basket', async ({ p
   await expect(page.getByTestId('basket-panel')).toContainText(name ?? '');
 });
 
-test('search: hints by name and by article, and a typo still finds products', async ({ page }, info) => {
+test('search: hints by name and by article, and a typo still finds products', PHONE, async ({ page }, info) => {
   await page.goto('/');
   let search = await openSearch(page, info);
   await search.fill('steam');
@@ -186,7 +189,7 @@ test('search: hints by name and by article, and a typo still finds products', as
   await expect(page.getByTestId('product-card').filter({ hasText: 'Steam' }).first()).toBeVisible();
 });
 
-test('information pages load their texts on demand, in the language being read', async ({ page }) => {
+test('information pages load their texts on demand, in the language being read', PHONE, async ({ page }) => {
   await page.goto('/');
   await page.getByRole('contentinfo').getByRole('link', { name: 'FAQ' }).click();
   await expect(page).toHaveURL('/faq');
@@ -204,7 +207,7 @@ test('information pages load their texts on demand, in the language being read',
   await expect(page.getByText(/^Здесь описано, какие персональные данные Giftstore собирает/)).toBeVisible();
 });
 
-test('language switch translates the page and is remembered', async ({ page }) => {
+test('language switch translates the page and is remembered', PHONE, async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Popular', level: 1 })).toBeVisible();
   await page.getByTestId('language-switcher').selectOption('ru');
@@ -221,7 +224,7 @@ test('language switch translates the page and is remembered', async ({ page }) =
   await expect(page.getByRole('heading', { name: 'Populares', level: 1 })).toBeVisible();
 });
 
-test('an unknown path shows the 404 page inside the store', async ({ page }) => {
+test('an unknown path shows the 404 page inside the store', PHONE, async ({ page }) => {
   await page.goto('/no-such-page');
   await expect(page.getByTestId('not-found')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
