@@ -5,7 +5,7 @@ import { CURRENCIES, DECIMAL_AMOUNT_PATTERN } from './money.ts';
 import { LanguageField } from './schemas.ts';
 
 /**
- * The hosted page's `Request` (SPEC.md section 3): base64 of a JSON object whose `signature` is
+ * The hosted page's `Request` (docs/sandbox.md, "The hosted page's request"): base64 of a JSON object whose `signature` is
  * HMAC-SHA256, keyed with the merchant's secret key, over
  *   token|order_id|request_date|amount.value|amount.currency|request_ip|return_url|callback_url
  * as lowercase hex. A field holding `|` is refused: the joined string would be ambiguous.

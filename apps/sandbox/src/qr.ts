@@ -2,7 +2,7 @@ import { createStaticPix, hasError } from 'pix-utils';
 import QRCode from 'qrcode';
 import { minorToDecimalString } from './money.ts';
 
-/** A QR code of `text` as a PNG, base64 (SPEC.md section 3 QrImage: media_type and content). */
+/** A QR code of `text` as a PNG, base64 (the API's QR image: media_type and content, docs/payments.md). */
 export async function qrPngBase64(text: string): Promise<string> {
   const png = await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });
   return png.toString('base64');

@@ -46,7 +46,7 @@ function storeUrl(origins: readonly string[]) {
     .refine((url) => isOnOrigins(url, origins), 'foreign_origin');
 }
 
-/** SPEC.md section 3's widget request; amounts are decimal strings, the receipt must add up. */
+/** The widget request (docs/payments.md, "The widget request"); amounts are decimal strings, the receipt must add up. */
 export const WidgetRequestSchema = z
   .object({
     order_id: OrderId,

@@ -3,7 +3,7 @@
  *
  *   SandboxPay.pay(request, { onSuccess, onError, onClose })
  *
- * with the widget request of SPEC.md section 3. The sandbox checks the request, then its own card
+ * with the widget request (docs/payments.md, "The widget request"). The sandbox checks the request, then its own card
  * form opens in a frame over the page. The form, and the widget's own labels, are in the request's
  * `language` (pt-BR, en, ru or hi) or, without one, in the page's own (`<html lang>`).
  * The callbacks get one object each:

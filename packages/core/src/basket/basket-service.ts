@@ -112,7 +112,7 @@ function toResponse(rows: BasketRow[], capped: CappedLine[]): BasketContents {
 }
 
 /**
- * The customer's server basket (SPEC.md sections 4 and 7). Every change runs in one transaction
+ * The customer's server basket (docs/orders.md, "The basket"). Every change runs in one transaction
  * that first locks the customer's row: two tabs flushing at once take turns, and the second sees
  * the first's lines, so both changes count and the line-count limit holds. A flush or merge id is
  * recorded in the same transaction, so a retried request is applied once, and a refused one (422)

@@ -64,7 +64,7 @@ export interface DeliveryServiceDeps {
 }
 
 /**
- * Delivery of bought codes to their owner (SPEC.md section 7: payment-confirm, payment-products and
+ * Delivery of bought codes to their owner (docs/orders.md, "Delivery": payment-confirm, payment-products and
  * the profile's purchased products). Every query is scoped to the customer, so another customer's
  * order is not found (404) rather than forbidden. Codes are decrypted only here, only for their
  * owner, and each one shown is recorded in `code_reveals` with the customer, the address and the call.

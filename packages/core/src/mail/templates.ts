@@ -64,7 +64,7 @@ function assertWebLink(link: string): void {
 
 /**
  * An amount of minor units as the customer's language writes money, with thousands separated by a
- * (no-break) space in every language as SPEC.md section 9 and the web app do: "R$ 1 234,90", "R$1 234.90".
+ * (no-break) space in every language as the web app does (docs/currency.md): "R$ 1 234,90", "R$1 234.90".
  */
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 

@@ -127,7 +127,7 @@ function resolveType({ type, queryType }: CreateOrderInput): OrderType {
 }
 
 /**
- * Orders (SPEC.md sections 3, 4 and 7): creating them from the server basket or for a top-up,
+ * Orders (docs/orders.md): creating them from the server basket or for a top-up,
  * spending the balance on one, completing one that a provider payment paid, and the status the
  * browser polls. Every status change goes through the state machine (order-state.ts); every movement
  * of money through the ledger; paying and fulfilling happen in one transaction, so an order is never

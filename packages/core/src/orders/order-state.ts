@@ -47,7 +47,7 @@ export function statusName(status: OrderStatus): OrderStatusName {
   return status.toLowerCase() as OrderStatusName;
 }
 
-/** The order type as the API names it (SPEC.md section 3, payment types). */
+/** The order type as the API names it (docs/api.md, "Basket, orders and delivery"). */
 export function typeName(type: OrderType): PaymentType {
   return type.toLowerCase() as PaymentType;
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * SPEC.md section 3 "Hosted-page request": the JSON the store signs and the browser posts, base64
+ * The hosted page's request (docs/sandbox.md): the JSON the store signs and the browser posts, base64
  * encoded, in the hidden field `Request` of a form to the provider's hosted page.
  *
  * The signature is HMAC-SHA256, keyed with the merchant's secret key, over these fields joined by

@@ -55,7 +55,7 @@ export interface PaymentServiceDeps {
 type PayableType = 'purchase' | 'balance';
 
 /**
- * Starting payments (SPEC.md sections 4 and 7): which order a call pays, the store's record of each
+ * Starting payments (docs/payments.md, "The store's payment calls"): which order a call pays, the store's record of each
  * attempt (payment-attempts.ts), and the provider's answer for the browser, per method. Nothing here marks an order paid: the
  * provider's events do that, through the one completion path (payment-events.ts); `confirmOrder`
  * only asks the provider and hands what it says to that path.

@@ -11,7 +11,7 @@
  * worker, moves an order to paid. `getPayment` feeds that same path when a callback is late.
  */
 
-/** How the customer pays at the provider (SPEC.md section 1). */
+/** How the customer pays at the provider (docs/payments.md). */
 export type ProviderPaymentMethod = 'widget' | 'hosted_page' | 'card' | 'qr' | 'upi';
 
 /**
@@ -33,7 +33,7 @@ export type PaymentFailureReason =
   /** Left waiting (a QR not paid, a challenge not answered) past the provider's time limit. */
   | 'expired';
 
-/** All that the store may keep of a card (ARCHITECTURE.md: brand and last four, nothing else). */
+/** All that the store may keep of a card (docs/architecture.md, "Money and codes": brand and last four, nothing else). */
 export interface CardSummary {
   brand: string;
   last4: string;
@@ -54,7 +54,7 @@ interface PaymentBase {
   language?: string;
 }
 
-/** One receipt line of the widget request (SPEC.md section 3). */
+/** One receipt line of the widget request (docs/payments.md, "The widget request"). */
 export interface ReceiptItem {
   name: string;
   unitPriceMinor: number;
@@ -89,7 +89,7 @@ export interface CardDetails {
   cvc: string;
 }
 
-/** What the card form sends along for 3-D Secure (SPEC.md section 7, POST /payment). */
+/** What the card form sends along for 3-D Secure (POST /payment, docs/payments.md, "The card"). */
 export interface BrowserInfo {
   ip: string;
   screenHeight?: number;
@@ -124,7 +124,7 @@ export interface QrPaymentRequest extends PaymentBase {
   expiresAt?: Date;
 }
 
-/** The UPI-style order of SPEC.md section 7 (POST /orders/create-upi). */
+/** The UPI-style order (POST /orders/create-upi, docs/payments.md). */
 export interface UpiPaymentRequest extends PaymentBase {
   method: 'upi';
   customer: {
@@ -164,7 +164,7 @@ export interface WidgetPayment {
   request: WidgetRequest;
 }
 
-/** SPEC.md section 3 "Payment widget request", as the provider's widget takes it. */
+/** The widget request (docs/payments.md), as the provider's widget takes it. */
 export interface WidgetRequest {
   order_id: string;
   /** Decimal string with two places ("150.00"): amounts never travel as floats. */
@@ -194,7 +194,7 @@ export interface HostedPagePayment {
   fields: { Request: string };
 }
 
-/** SPEC.md section 4: the own card form's answer, by status. */
+/** The own card form's answer, by status (docs/payments.md, "The card"). */
 export type CardOutcome =
   | { status: 'success' }
   | { status: 'failure'; reason: PaymentFailureReason }
@@ -215,7 +215,7 @@ export interface CardPayment {
   outcome: CardOutcome;
 }
 
-/** SPEC.md section 3 "QR/bank-transfer data": the image as data URL parts, and the pay link. */
+/** The QR and bank-transfer data (docs/payments.md): the image as data URL parts, and the pay link. */
 export interface QrPayment {
   kind: 'qr';
   providerPaymentId: string;

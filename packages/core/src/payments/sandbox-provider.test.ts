@@ -292,7 +292,7 @@ describe('sandbox provider: calls', () => {
     }
   });
 
-  it('maps 3DS and 3DS_REDIRECT answers to SPEC.md section 4 fields', async () => {
+  it('maps 3DS and 3DS_REDIRECT answers to the own card form’s answer fields', async () => {
     const pending = { ...payment, status: 'pending' };
     const threeDs = respond(201, {
       payment: pending,
@@ -330,7 +330,7 @@ describe('sandbox provider: calls', () => {
 });
 
 describe('buildWidgetRequest', () => {
-  it('builds SPEC.md section 3’s request with decimal sums and one payment of the total', () => {
+  it('builds the widget request with decimal sums and one payment of the total', () => {
     const request = buildWidgetRequest({
       method: 'widget',
       orderId: 'order-1',

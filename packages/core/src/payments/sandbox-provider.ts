@@ -202,7 +202,7 @@ function signedWithAnyKey(keys: Buffer[], id: string, timestamp: number, body: B
   return signed;
 }
 
-/** SPEC.md section 3's widget request, built from the order: sums in decimal strings, one payment. */
+/** The widget request (docs/payments.md), built from the order: sums in decimal strings, one payment. */
 export function buildWidgetRequest(request: WidgetPaymentRequest): WidgetRequest {
   const items = request.items.map((item) => ({
     name: item.name,
