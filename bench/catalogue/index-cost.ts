@@ -52,7 +52,7 @@ async function measure(url: string): Promise<Measurement> {
   gc();
   const before = process.memoryUsage();
   const started = performance.now();
-  const search = await createIndexedProductSearch({ db: database.prisma });
+  const search = await createIndexedProductSearch({ db: database.prisma, sql: database.sql });
   const buildMs = Math.round(performance.now() - started);
   gc();
   const after = process.memoryUsage();

@@ -26,7 +26,7 @@ const env = loadEnv({
 });
 const database = await createDatabase({ databaseUrl, migrate: false });
 const queue = createInProcessQueue(
-  createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createNoMailer() }),
+  createJobHandlers({ sql: database.sql, logger: silentLogger, mailer: createNoMailer() }),
   silentLogger,
 );
 const app = await buildApp({ env, database, queue });

@@ -87,7 +87,7 @@ describe('a standalone app', () => {
   async function standalone(env: Record<string, string>, stream?: Writable) {
     const database = await createTestDatabase();
     const queue = createInProcessQueue(
-      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createNoMailer() }),
+      createJobHandlers({ sql: database.sql, logger: silentLogger, mailer: createNoMailer() }),
       silentLogger,
     );
     const app = await buildApp({

@@ -402,7 +402,7 @@ async function sweepMode(open: () => Promise<TestDatabase>) {
   });
   const queue = createInProcessQueue(
     createJobHandlers({
-      db: database.prisma,
+      sql: database.sql,
       logger: silentLogger,
       mailer: createOutboxMailer(createDevMailbox(), silentLogger),
     }),

@@ -125,7 +125,7 @@ async function main() {
   paymentSweeper =
     queue.kind === 'in-process'
       ? startPaymentSweep(
-          { db: database.prisma, queue, logger, reconciler: store.paymentReconciler },
+          { db: database.prisma, sql: database.sql, queue, logger, reconciler: store.paymentReconciler },
           { intervalMs: env.PAYMENTS_SWEEP_INTERVAL_MS, pendingAfterMs: env.PAYMENTS_PENDING_CHECK_MS },
         )
       : undefined;

@@ -1,4 +1,4 @@
-import { type PrismaClient, qb, sqlOf } from '@store/db';
+import { qb, type SqlClient } from '@store/db';
 
 /** What is read of the catalogue of tables, beside the store's own. */
 type InformationSchema = {
@@ -9,8 +9,7 @@ type InformationSchema = {
  * Every row of every table of the store, as text: what someone who reads the database (a dump, a
  * backup, a leak) gets to see. Tests search it for secrets that must not be stored.
  */
-export async function databaseText(db: PrismaClient): Promise<string> {
-  const sql = sqlOf(db);
+export async function databaseText(sql: SqlClient): Promise<string> {
   const tables = await sql.query(
     qb
       .withTables<InformationSchema>()

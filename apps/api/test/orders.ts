@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { adjustBalance } from '@store/core';
-import { createCodeCipher, devCodeKey, type PrismaClient, qb, sqlOf } from '@store/db';
+import { createCodeCipher, devCodeKey, type PrismaClient, qb, type SqlClient } from '@store/db';
 import type { App } from '../src/app.ts';
 import { createTestProduct } from './products.ts';
 
@@ -38,8 +38,8 @@ export async function createCodedProduct(
 }
 
 /** Puts money on a customer's balance the way an operator would: a ledger entry and the balance together. */
-export async function fund(db: PrismaClient, userId: string, amountMinor: number) {
-  await sqlOf(db).transaction((tx) => adjustBalance(tx, { userId, amountMinor, key: `test-funding:${randomUUID()}` }));
+export async function fund(sql: SqlClient, userId: string, amountMinor: number) {
+  await sql.transaction((tx) => adjustBalance(tx, { userId, amountMinor, key: `test-funding:${randomUUID()}` }));
 }
 
 /**
@@ -73,8 +73,8 @@ export async function createSignedInCustomers(app: App, db: PrismaClient, count:
  * Funds many customers at once: an adjustment transfer each, its two legs and the balances with
  * them, in one statement. The customer's id is kept in the transfer's key, whence the legs take it.
  */
-export async function fundMany(db: PrismaClient, userIds: string[], amountMinor: number) {
-  await sqlOf(db).execute(
+export async function fundMany(sql: SqlClient, userIds: string[], amountMinor: number) {
+  await sql.execute(
     qb
       .with('made', (q) =>
         q

@@ -92,8 +92,8 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     await db.basketLine.create({ data: { userId: user.id, productId: product.id, quantity: 2 } });
     const providerPaymentId = `pay_crash_${randomUUID()}`;
     const orders = createOrderService({
-      db,
-      promo: createPromoService({ db }),
+      sql: database.sql,
+      promo: createPromoService({ db, sql: database.sql }),
       publicUrl: 'http://localhost:3000',
     });
     const order = await orders.createOrder(user.id, { type: 'purchase' });
@@ -130,7 +130,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
     const queue = createBullQueue({ redisUrl: redisUrl!, prefix });
     let eventId: string;
     try {
-      const intake = createPaymentEventIntake({ db, queue });
+      const intake = createPaymentEventIntake({ sql: database.sql, queue });
       const received = await intake.receiveCallback({
         provider: 'sandbox',
         eventId: `evt_crash_${randomUUID()}`,
@@ -222,7 +222,7 @@ describe.runIf(databaseUrl && redisUrl)('a worker killed twice while it fulfils 
         where: { template: 'order-receipt', data: { path: ['receipt', 'orderId'], equals: order.orderId } },
       }),
     ).toBe(1);
-    expect(await createLedgerService({ db }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: database.sql }).verifyBooks()).toEqual([]);
 
     const log = logEntries<{ msg?: string; eventIds?: string[] }>(third);
     expect(log.some((entry) => entry.eventIds?.includes(eventId))).toBe(true);

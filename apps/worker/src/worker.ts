@@ -106,7 +106,7 @@ export async function startWorker({ env, logger }: WorkerOptions) {
   );
   const expirySweeper = startOrderExpirySweep({ orders: store.orders, logger });
   const paymentSweeper = startPaymentSweep(
-    { db: database.prisma, queue, logger, reconciler: store.paymentReconciler },
+    { db: database.prisma, sql: database.sql, queue, logger, reconciler: store.paymentReconciler },
     { intervalMs: env.PAYMENTS_SWEEP_INTERVAL_MS, pendingAfterMs: env.PAYMENTS_PENDING_CHECK_MS },
   );
 

@@ -74,18 +74,20 @@ export interface Store {
  * worker, the operator's commands and the tests run the same objects over what they were given.
  */
 export function createStore({ database, queue, logger, publicUrl, provider, codeKey }: StoreDeps): Store {
-  const db = database.prisma;
-  const promo = createPromoService({ db });
-  const orders = createOrderService({ db, promo, queue, logger, publicUrl });
-  const paymentEvents = createPaymentEventIntake({ db, queue, logger });
-  const paymentEventProcessor = createPaymentEventProcessor({ db, orders, queue, logger });
+  const { prisma: db, sql } = database;
+  const promo = createPromoService({ db, sql });
+  const orders = createOrderService({ sql, promo, queue, logger, publicUrl });
+  const paymentEvents = createPaymentEventIntake({ sql, queue, logger });
+  const paymentEventProcessor = createPaymentEventProcessor({ sql, orders, queue, logger });
   const paymentReconciler = provider
     ? createPaymentReconciler({ db, provider, intake: paymentEvents, logger })
     : undefined;
-  const providerRefunds = provider ? createProviderRefunds({ db, provider, intake: paymentEvents, logger }) : undefined;
+  const providerRefunds = provider
+    ? createProviderRefunds({ sql, provider, intake: paymentEvents, logger })
+    : undefined;
   const payments =
     provider && paymentReconciler
-      ? createPaymentService({ db, orders, provider, reconciler: paymentReconciler, publicUrl, logger })
+      ? createPaymentService({ db, sql, orders, provider, reconciler: paymentReconciler, publicUrl, logger })
       : undefined;
   return {
     database,
@@ -94,10 +96,10 @@ export function createStore({ database, queue, logger, publicUrl, provider, code
     publicUrl,
     promo,
     orders,
-    ledger: createLedgerService({ db }),
+    ledger: createLedgerService({ sql }),
     basket: createBasketService({ db }),
     reviews: createReviewService({ db }),
-    delivery: codeKey ? createDeliveryService({ db, cipher: createCodeCipher(codeKey) }) : undefined,
+    delivery: codeKey ? createDeliveryService({ sql, cipher: createCodeCipher(codeKey) }) : undefined,
     paymentEvents,
     paymentEventProcessor,
     paymentProvider: provider,
@@ -106,7 +108,7 @@ export function createStore({ database, queue, logger, publicUrl, provider, code
     payments,
     jobHandlers: (mailer) =>
       createJobHandlers({
-        db,
+        sql,
         logger,
         mailer,
         paymentEvents: paymentEventProcessor,
@@ -154,9 +156,9 @@ export interface Shop {
  */
 export async function openShop(store: Store, { sessionTtlHours, cataloguePageTtlMs }: ShopOptions): Promise<Shop> {
   const { database, queue, logger, publicUrl } = store;
-  const db = database.prisma;
-  const search = await createIndexedProductSearch({ db, listen: database.listen, logger });
-  const displayRates = await createDisplayRates({ db, listen: database.listen, logger }).catch(async (error) => {
+  const { prisma: db, sql } = database;
+  const search = await createIndexedProductSearch({ db, sql, listen: database.listen, logger });
+  const displayRates = await createDisplayRates({ sql, listen: database.listen, logger }).catch(async (error) => {
     await search.close();
     throw error;
   });
@@ -167,8 +169,8 @@ export async function openShop(store: Store, { sessionTtlHours, cataloguePageTtl
   return {
     search,
     displayRates,
-    catalogue: createCatalogueService({ db, search, displayRates, pageTtlMs: cataloguePageTtlMs }),
-    accounts: createAccountService({ db, queue, publicUrl, sessionTtlHours, logger, sessionCache }),
+    catalogue: createCatalogueService({ db, sql, search, displayRates, pageTtlMs: cataloguePageTtlMs }),
+    accounts: createAccountService({ db, sql, queue, publicUrl, sessionTtlHours, logger, sessionCache }),
     stockNotifications: createStockNotificationService({ db, queue, publicUrl, logger }),
     async close() {
       await search.close();

@@ -8,7 +8,7 @@ import { pgExecutor, pgliteExecutor } from './executors.ts';
 import { PrismaClient } from './generated/client.ts';
 import { type Migration, type MigrationResult, migrate } from './migrator.ts';
 import { defaultDataDir } from './paths.ts';
-import { pgliteSqlClient, pgSqlClient, registerSqlClient, type SqlClient } from './sql-client.ts';
+import { pgliteSqlClient, pgSqlClient, type SqlClient } from './sql-client.ts';
 
 export interface Database {
   prisma: PrismaClient;
@@ -94,7 +94,6 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
     pool.on('error', () => {});
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     const sql = pgSqlClient(pool);
-    registerSqlClient(prisma, sql);
     const databaseUrl = options.databaseUrl;
     const listeners = new Set<Unlisten>();
     return {
@@ -129,7 +128,6 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const sql = pgliteSqlClient(pglite);
-  registerSqlClient(prisma, sql);
   return {
     prisma,
     sql,

@@ -11,7 +11,6 @@ import {
   pgSqlClient,
   prismaQueryable,
   type Queryable,
-  sqlOf,
 } from './sql-client.ts';
 import { createTestDatabase } from './testing.ts';
 
@@ -55,10 +54,6 @@ describe.each(kinds)('the SQL client on %s', (_kind, open) => {
   });
   afterAll(async () => {
     await db?.cleanup();
-  });
-
-  it('is the client registered under the database’s Prisma client', () => {
-    expect(sqlOf(db.prisma)).toBe(db.sql);
   });
 
   it('answers rows with numbers, dates, nulls and arrays as parameters', async () => {

@@ -261,26 +261,6 @@ export function prismaQueryable(tx: Prisma.TransactionClient | PrismaClient): Qu
   };
 }
 
-const clients = new WeakMap<object, SqlClient>();
-
-/** Remembers the driver under a Prisma client made by `createDatabase`. */
-export function registerSqlClient(prisma: PrismaClient, sql: SqlClient): void {
-  clients.set(prisma, sql);
-}
-
-/**
- * The SQL client on the same database as `prisma`: its driver when `createDatabase` made it; else
- * (a client made elsewhere) one that goes through Prisma, slower but the same in what it does.
- */
-export function sqlOf(prisma: PrismaClient): SqlClient {
-  const known = clients.get(prisma);
-  if (known) return known;
-  return {
-    ...prismaQueryable(prisma),
-    transaction: (work) => prisma.$transaction((tx) => work(prismaQueryable(tx)), { maxWait: 60_000, timeout: 60_000 }),
-  };
-}
-
 /**
  * A unique index refused the row (SQLSTATE 23505): from the driver, from Prisma's query builder
  * (P2002), or from a raw statement run through Prisma (P2010 with the driver's code inside).

@@ -15,7 +15,7 @@ export interface MetricsPluginOptions {
 export default fp(async function metrics(app: FastifyInstance, { token }: MetricsPluginOptions) {
   const registry = createMetricsRegistry('api');
   const http = createHttpMetrics(registry);
-  const store = createStoreGauges(registry, { db: app.database.prisma, queue: app.queue });
+  const store = createStoreGauges(registry, { sql: app.database.sql, queue: app.queue });
 
   app.addHook('onResponse', async (request, reply) => {
     http.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1_000);

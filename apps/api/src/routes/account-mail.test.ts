@@ -22,7 +22,7 @@ beforeAll(async () => {
   await seedDemo(database.prisma, { cipher: createCodeCipher(devCodeKey()) });
   // The real pipeline: outbox row, email.send job, templates, nodemailer, an SMTP conversation.
   const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Giftstore <no-reply@store.example>' });
-  queue = createInProcessQueue(createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }), silentLogger);
+  queue = createInProcessQueue(createJobHandlers({ sql: database.sql, logger: silentLogger, mailer }), silentLogger);
   ctx = await buildTestApp({ PUBLIC_URL, RATE_LIMIT_SCALE: '1000' }, { database, queue });
 });
 afterAll(async () => {
@@ -131,7 +131,7 @@ describe('emailed links, over a real SMTP conversation', () => {
       return rows.length === 3 && rows.every((row) => row.status === 'SENT');
     });
 
-    const dump = await databaseText(database.prisma);
+    const dump = await databaseText(database.sql);
     for (const token of tokens) expect(dump).not.toContain(token);
     // The links still work: the customer's copy is the one that counts.
     const reset = await call(ctx.app, 'PATCH', `/api/password-reset/${resetToken}`, {

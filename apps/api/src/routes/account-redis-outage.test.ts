@@ -106,7 +106,7 @@ describe.runIf(canRun)('accounts while Redis is down', () => {
     worker = createBullWorker({
       redisUrl: redis.url,
       prefix,
-      handlers: createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }),
+      handlers: createJobHandlers({ sql: database.sql, logger: silentLogger, mailer }),
       logger: silentLogger,
     });
     await worker.waitUntilReady();

@@ -64,7 +64,7 @@ describe('a verified callback', () => {
     ]);
     expect(await soldCodes(order.orderId)).toBe(2);
     expect(await orderOf(order.orderId)).toMatchObject({ paymentId: order.paymentId });
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
 
   it('signed with the old secret during a rotation is accepted, as with the new', async () => {

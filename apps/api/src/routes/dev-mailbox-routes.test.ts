@@ -133,7 +133,7 @@ describe('dev mailbox', () => {
     }
     expect(message).toMatchObject({ status: 'SENT', attempts: 1, subject: 'Активируйте аккаунт в Giftstore' });
     expect(message?.links).toEqual(['http://localhost:3000/?accountToken=other-token']);
-    expect(await databaseText(ctx.database.prisma)).not.toContain('other-token');
+    expect(await databaseText(ctx.database.sql)).not.toContain('other-token');
   });
 
   it('shows a sent message another process delivered without a body, and a failed one with its reason', async () => {
@@ -191,7 +191,7 @@ describe('dev mailbox', () => {
     expect(message?.status).toBe('SENT');
     const token = new URL(message?.links[0] ?? 'http://x/').searchParams.get('accountToken') ?? '';
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(await databaseText(ctx.database.prisma)).not.toContain(token);
+    expect(await databaseText(ctx.database.sql)).not.toContain(token);
     const activated = await ctx.app.inject({
       method: 'POST',
       url: '/api/account/activate',

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const get = (url: string, token?: string) => call(ctx.app, 'GET', url, { token });
-const admin = () => createDisplayRateAdmin({ db: ctx.database.prisma });
+const admin = () => createDisplayRateAdmin({ sql: ctx.database.sql });
 
 /** Sets a rate and waits for this instance to hold it (the change feed brings it within moments). */
 async function setRate(currency: string, rate: string) {

@@ -40,7 +40,7 @@ describe.skipIf(!redisUrl)('GET /ready with Redis and a worker', () => {
     queue = createBullQueue({ redisUrl: redisUrl!, prefix });
     ctx = await buildTestApp({}, { queue, redisUrl, rateLimitNamespace: `test-ready:${randomUUID()}:` });
     const handlers = createJobHandlers({
-      db: ctx.database.prisma,
+      sql: ctx.database.sql,
       logger: silentLogger,
       mailer: createNoMailer(),
     });
@@ -201,7 +201,11 @@ describe.runIf(canStopRedis)('GET /ready while the worker or Redis is down', () 
     worker = createBullWorker({
       redisUrl: redis.url,
       prefix,
-      handlers: createJobHandlers({ db: ctx.database.prisma, logger: silentLogger, mailer: createNoMailer() }),
+      handlers: createJobHandlers({
+        sql: ctx.database.sql,
+        logger: silentLogger,
+        mailer: createNoMailer(),
+      }),
       logger: silentLogger,
     });
     await worker.waitUntilReady();

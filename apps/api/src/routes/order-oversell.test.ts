@@ -31,7 +31,7 @@ describe('oversell', () => {
     const { product, codes } = await createCodedProduct(db, { stock: CODES, priceMinor: PRICE });
     const customers = await createSignedInCustomers(ctx.app, db, CUSTOMERS);
     await fundMany(
-      db,
+      ctx.database.sql,
       customers.map((customer) => customer.userId),
       PRICE,
     );

@@ -48,7 +48,7 @@ const purchased = (token: string | undefined, query = '') =>
 /** A signed-in customer with `balanceMinor` on the balance and `count` of a fresh product in the basket. */
 async function customerWithBasket({ balanceMinor = 0, priceMinor = 2_990, stock = 5, count = 1 } = {}) {
   const customer = await registerUser(ctx.app);
-  if (balanceMinor > 0) await fund(db(), customer.user.id, balanceMinor);
+  if (balanceMinor > 0) await fund(ctx.database.sql, customer.user.id, balanceMinor);
   const { product, codes } = await createCodedProduct(db(), { priceMinor, stock });
   await addToBasket(customer.token, product.id, count);
   return { ...customer, product, codes };
@@ -266,7 +266,7 @@ describe('another customer', () => {
     const owner = await customerWithBasket({ balanceMinor: 10_000 });
     const order = await spendingOrder(owner.token);
     const stranger = await registerUser(ctx.app);
-    await fund(db(), stranger.user.id, 10_000);
+    await fund(ctx.database.sql, stranger.user.id, 10_000);
 
     expect((await spend(stranger.token, order.order_id)).status).toBe(404);
     expect((await status(stranger.token, order.order_id)).status).toBe(404);
@@ -296,7 +296,7 @@ describe('another customer', () => {
 describe('GET /api/profile/products/purchased/search', () => {
   it('pages the purchased products newest first and finds them by name', async () => {
     const customer = await registerUser(ctx.app);
-    await fund(db(), customer.user.id, 1_000_000);
+    await fund(ctx.database.sql, customer.user.id, 1_000_000);
     const names: string[] = [];
     for (let index = 0; index < 12; index += 1) {
       const name = `${index % 3 === 0 ? 'Nebula' : 'Plain'} Card ${randomUUID().slice(0, 6)}`;

@@ -37,7 +37,11 @@ beforeAll(async () => {
   const jobLogger = pino({ ...production, level: 'trace' }, stream);
   const devMailbox = createDevMailbox();
   queue = createInProcessQueue(
-    createJobHandlers({ db: database.prisma, logger: jobLogger, mailer: createOutboxMailer(devMailbox, jobLogger) }),
+    createJobHandlers({
+      sql: database.sql,
+      logger: jobLogger,
+      mailer: createOutboxMailer(devMailbox, jobLogger),
+    }),
     jobLogger,
   );
   ctx = await buildTestApp(
@@ -55,7 +59,7 @@ describe('codes', () => {
   it('never appear in a log line or in the outbox, only in the owner’s answers', async () => {
     const db = ctx.database.prisma;
     const { token, user } = await registerUser(ctx.app);
-    await fund(db, user.id, 100_000);
+    await fund(ctx.database.sql, user.id, 100_000);
     const { product, codes } = await createCodedProduct(db, { stock: 3, priceMinor: 1_000 });
     const flush = await call(ctx.app, 'PATCH', '/api/basket', {
       token,
@@ -78,7 +82,9 @@ describe('codes', () => {
     await call(ctx.app, 'GET', '/api/profile/products/purchased/search?search_string=Order', { token });
 
     // An operator refunds the order: the balance notice goes the same way as the receipt.
-    await createOrderOperations({ db, publicUrl: 'http://localhost:3000', queue }).refundOrder(order_id);
+    await createOrderOperations({ db, sql: ctx.database.sql, publicUrl: 'http://localhost:3000', queue }).refundOrder(
+      order_id,
+    );
 
     // Both were rendered and handed to the (outbox) mailer by the in-process queue.
     const sent = async () =>

@@ -104,7 +104,7 @@ describe('with the sandbox’s chaos switch on (duplicates, out of order, late)'
         ['payment.pending', 'stale'],
         ['payment.succeeded', 'completed'],
       ]);
-      expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+      expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
 
       expect(codesShown).toHaveLength(6);
       await eventually(async () => (await db().outboundEmail.count({ where: { status: 'PENDING' } })) === 0, 10_000);

@@ -60,7 +60,7 @@ describe('a double click on Pay', () => {
       expectUnderWay(await pay(buyer.token, body));
       expect(await providerPaymentsOf(buyer.orderId)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
       expect(await db().payment.count({ where: { orderId: buyer.orderId } })).toBe(1);
-      expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+      expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
     });
   }
 });

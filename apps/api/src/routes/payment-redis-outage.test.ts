@@ -46,8 +46,8 @@ describe.runIf(canRun)('payment callbacks while Redis is down', () => {
     ctx = await buildTestApp({ RATE_LIMIT_SCALE: '1000' }, { database, queue });
     // The worker of the full stack, running through the outage.
     const orders = createOrderService({
-      db: database.prisma,
-      promo: createPromoService({ db: database.prisma }),
+      sql: database.sql,
+      promo: createPromoService({ db: database.prisma, sql: database.sql }),
       queue,
       publicUrl: 'http://localhost:3000',
     });
@@ -55,10 +55,10 @@ describe.runIf(canRun)('payment callbacks while Redis is down', () => {
       redisUrl: redis.url,
       prefix,
       handlers: createJobHandlers({
-        db: database.prisma,
+        sql: database.sql,
         logger: silentLogger,
         mailer: createNoMailer(),
-        paymentEvents: createPaymentEventProcessor({ db: database.prisma, orders, queue }),
+        paymentEvents: createPaymentEventProcessor({ sql: database.sql, orders, queue }),
       }),
       logger: silentLogger,
       lockDurationMs: 1_000,
@@ -117,7 +117,10 @@ describe.runIf(canRun)('payment callbacks while Redis is down', () => {
 
     // Redis is back, empty: the jobs of those callbacks never reached it, and the sweep hands them on.
     await redis.start();
-    sweeper = startPaymentSweep({ db, queue, logger: silentLogger }, { intervalMs: 250, eventAgeMs: 0 });
+    sweeper = startPaymentSweep(
+      { db, sql: database.sql, queue, logger: silentLogger },
+      { intervalMs: 250, eventAgeMs: 0 },
+    );
     await eventually(async () => (await db.paymentEvent.count({ where: { processedAt: null } })) === 0, 30_000);
 
     for (const order of orders) {
@@ -128,7 +131,7 @@ describe.runIf(canRun)('payment callbacks while Redis is down', () => {
       where: { orderId: { in: orders.map((order) => order.orderId) } },
     });
     expect(outcomes.map((row) => row.outcome)).toEqual(Array(orders.length).fill('completed'));
-    expect(await createLedgerService({ db }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: database.sql }).verifyBooks()).toEqual([]);
     await sweeper.stop();
     sweeper = undefined;
   });

@@ -46,7 +46,7 @@ async function customerOf(userId: string) {
   return { balanceMinor: Number(user.balanceMinor), owedMinor: Number(user.owedMinor) };
 }
 async function expectBooksBalance() {
-  expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+  expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
 }
 
 /** Pays the order with a card through the store's own form, and waits until it is fulfilled. */
@@ -85,7 +85,7 @@ describe('a second charge of one order', () => {
     // The order is what the card made it; nothing came onto the balance; suspense is empty again.
     expect(await orderOf(buyer.orderId)).toEqual({ status: 'FULFILLED', refundedMinor: 0 });
     expect(await customerOf(buyer.user.id)).toEqual({ balanceMinor: 0, owedMinor: 0 });
-    const totals = await createLedgerService({ db: db() }).accountTotals();
+    const totals = await createLedgerService({ sql: ctx.database.sql }).accountTotals();
     expect(totals.find((total) => total.account === 'SUSPENSE')?.balanceMinor ?? 0).toBe(0);
     const notices = await db().outboundEmail.findMany({
       where: { toAddress: buyer.user.email, template: 'balance-refund' },
@@ -93,7 +93,7 @@ describe('a second charge of one order', () => {
     expect(notices.map((notice) => (notice.data as { balance: { cause: string } }).balance.cause)).toEqual([
       'paid_twice',
     ]);
-    const history = await orderHistory(db(), buyer.orderId);
+    const history = await orderHistory(ctx.database.sql, buyer.orderId);
     expect(history.find((event) => event.kind === 'refund_asked')).toMatchObject({
       actor: 'system',
       paymentId: sbpPaymentId,
@@ -107,7 +107,12 @@ describe('an operator refunds an order to its card', () => {
   it('in parts, each once, and the order follows when the provider has given the money back', async () => {
     const buyer = await customerWithOrder(ctx.app, db(), { count: 2 });
     const paid = await payByCard(buyer.token, buyer.orderId);
-    const operations = createOrderOperations({ db: db(), publicUrl: ctx.publicUrl, queue: ctx.app.queue });
+    const operations = createOrderOperations({
+      db: db(),
+      sql: ctx.database.sql,
+      publicUrl: ctx.publicUrl,
+      queue: ctx.app.queue,
+    });
 
     const first = await operations.refundOrder(buyer.orderId, { to: 'card', amountMinor: 1_000, reason: 'first' });
     expect(first).toMatchObject({ to: 'card', refundedMinor: 1_000 });
@@ -137,7 +142,9 @@ describe('an operator refunds an order to its card', () => {
     // The codes stay delivered; the customer's balance is not touched.
     expect(await customerOf(buyer.user.id)).toEqual({ balanceMinor: 0, owedMinor: 0 });
     // The order's history: who asked, what the provider did, what the store made of it.
-    const history = (await orderHistory(db(), buyer.orderId)).map((event) => `${event.actor} ${event.kind}`);
+    const history = (await orderHistory(ctx.database.sql, buyer.orderId)).map(
+      (event) => `${event.actor} ${event.kind}`,
+    );
     expect(history.slice(history.indexOf('provider:sandbox status') + 1)).toEqual(
       expect.arrayContaining([
         'operator:operator refund_asked',

@@ -80,7 +80,7 @@ describe('POST /payment with the store’s own card form', () => {
     );
     expect(stored).not.toContain('4242424242424242');
     expect(stored).not.toContain('4242 4242 4242 4242');
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
 
   it('a declined card answers failed with the reason, and the order fails with it', async () => {
@@ -158,7 +158,7 @@ describe('POST /payment with the store’s own card form', () => {
       balance_minor: 15_000,
       owed_minor: 0,
     });
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
     // The credit is told by email, through the outbox, once.
     const notices = await db().outboundEmail.findMany({
       where: { toAddress: customer.email, template: 'balance-topup' },
@@ -192,7 +192,7 @@ describe('POST /payment with the store’s own card form', () => {
     // The same token for another amount is not that attempt.
     const other = await pay(customer.token, { ...body, value: 200 });
     expect(other.status).toBe(409);
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
 
   it('a repeated attempt (the same token) reaches the same payment and charges once', async () => {

@@ -90,7 +90,7 @@ describe('a promo code and the order paid with it', () => {
     expect((await widgetPayment(order.orderId, 750, 'succeeded')).outcome).toBe('completed');
     expect(await orderOf(order.orderId)).toEqual({ status: 'FULFILLED', totalMinor: 750, redeemed: true, codes: 1 });
     expect(await usesOf(code)).toBe(1);
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
 
   it('two tabs: the order given up is not completed when its widget is paid later, and its money goes back', async () => {
@@ -122,7 +122,7 @@ describe('a promo code and the order paid with it', () => {
     expect((await widgetPayment(second.orderId, second.totalMinor, 'succeeded')).outcome).toBe('completed');
     expect(await orderOf(second.orderId)).toEqual({ status: 'FULFILLED', totalMinor: 750, redeemed: true, codes: 1 });
     expect(await usesOf(code)).toBe(1);
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
 
   it('its last use gone to another customer, a late payment of an expired order goes back to its card', async () => {
@@ -157,6 +157,6 @@ describe('a promo code and the order paid with it', () => {
     expect((await widgetPayment(expired.orderId, expired.totalMinor, 'succeeded')).outcome).toBe('completed');
     expect(await orderOf(expired.orderId)).toMatchObject({ status: 'FULFILLED', redeemed: true, codes: 1 });
     expect(await usesOf(roomy)).toBe(1);
-    expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
 });

@@ -44,6 +44,7 @@ function countingHasher() {
 function service(passwords: PasswordHasher) {
   return createAccountService({
     db: database.prisma,
+    sql: database.sql,
     queue,
     publicUrl: 'https://store.example',
     sessionTtlHours: 1,

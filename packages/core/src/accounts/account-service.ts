@@ -6,7 +6,14 @@ import {
   type NoticeTemplate,
   type User,
 } from '@store/contract';
-import { type EmailTokenPurpose, Prisma, type PrismaClient, prismaQueryable, type User as UserRow } from '@store/db';
+import {
+  type EmailTokenPurpose,
+  Prisma,
+  type PrismaClient,
+  prismaQueryable,
+  type SqlClient,
+  type User as UserRow,
+} from '@store/db';
 import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
@@ -33,6 +40,7 @@ import { toUserView } from './user-view.ts';
 
 export interface AccountServiceDeps {
   db: PrismaClient;
+  sql: SqlClient;
   queue: JobQueue;
   /** Where customers open the store; emailed links start with it. */
   publicUrl: string;
@@ -103,6 +111,7 @@ type AccountNoticeTemplate = Exclude<NoticeTemplate, 'back-in-stock'>;
 
 export function createAccountService({
   db,
+  sql,
   queue,
   publicUrl,
   sessionTtlHours,
@@ -237,7 +246,7 @@ export function createAccountService({
 
     /** The check behind every authenticated request. */
     authenticate(claims: { sessionId: string; userId: string }): Promise<AuthenticatedSession> {
-      return checkSession(db, claims, clock(), sessionCache);
+      return checkSession(sql, claims, clock(), sessionCache);
     },
 
     async getUser(userId: string): Promise<User> {

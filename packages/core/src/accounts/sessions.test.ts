@@ -54,7 +54,7 @@ async function revokeUnheard(sessionId: string) {
 }
 
 const check = (claims: { userId: string; sessionId: string }, at = new Date(), on: SessionCache | undefined = cache) =>
-  checkSession(database.prisma, claims, at, on);
+  checkSession(database.sql, claims, at, on);
 
 describe('checkSession with a cache', () => {
   it('takes a session checked a moment ago on trust, and asks the database again once that has lasted', async () => {
@@ -86,6 +86,7 @@ describe('checkSession with a cache', () => {
   it('refuses a logged-out session on the very next call, before any notice arrives', async () => {
     const accounts = createAccountService({
       db: database.prisma,
+      sql: database.sql,
       queue: {
         kind: 'in-process',
         enqueue: async () => 'queued' as const,

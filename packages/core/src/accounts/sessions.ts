@@ -1,4 +1,4 @@
-import { type Database, type Prisma, type PrismaClient, qb, sqlOf } from '@store/db';
+import { type Database, type Prisma, qb, type SqlClient } from '@store/db';
 import { UnauthorizedError } from '../shared/errors.ts';
 
 /** Where a session was opened from; kept for the customer's own security overview. */
@@ -143,14 +143,13 @@ export function createSessionCache({
  * With a cache (createSessionCache), a session checked in the last few seconds is not read again.
  */
 export async function checkSession(
-  db: PrismaClient,
+  sql: SqlClient,
   claims: { sessionId: string; userId: string },
   now: Date,
   cache?: SessionCache,
 ): Promise<AuthenticatedSession> {
   if (!UUID.test(claims.sessionId) || !UUID.test(claims.userId)) throw new UnauthorizedError();
   const at = now.getTime();
-  const sql = sqlOf(db);
   const cached = cache?.get(claims.sessionId, at);
   let lastSeenAt: number;
   if (cached) {

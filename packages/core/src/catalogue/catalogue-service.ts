@@ -21,7 +21,7 @@ import {
   type SortMode,
   STORE_CURRENCY,
 } from '@store/contract';
-import { type PrismaClient, sqlOf } from '@store/db';
+import type { PrismaClient, SqlClient } from '@store/db';
 import type { DisplayRates } from '../display/display-rates.ts';
 import type { ProductHint, ProductQuery, ProductSearch } from '../search/product-search.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -32,6 +32,7 @@ import { type ProductRow, productSummaries } from './catalogue-sql.ts';
 
 export interface CatalogueServiceDeps {
   db: PrismaClient;
+  sql: SqlClient;
   /** Search, hints and listings: the in-process index, or a search engine behind the same port. */
   search: ProductSearch;
   /** The operator's display rates: every answer with prices carries the rate of its language. */
@@ -94,6 +95,7 @@ function pageInfo(total: number, offset: number, limit: number): PageInfo {
 
 export function createCatalogueService({
   db,
+  sql,
   search,
   displayRates,
   metaTtlMs = 30_000,
@@ -212,8 +214,6 @@ export function createCatalogueService({
     if (!category) throw new NotFoundError('Category');
     return category;
   }
-
-  const sql = sqlOf(db);
 
   async function requireProduct(id: number) {
     const [row] = await sql.query(

@@ -4,7 +4,7 @@ import {
   type PurchasedProduct,
   type PurchasedSearchResponse,
 } from '@store/contract';
-import { type CodeCipher, type OrderStatus, type PrismaClient, qb, sqlOf } from '@store/db';
+import { type CodeCipher, type OrderStatus, qb, type SqlClient } from '@store/db';
 import { COMPLETED_STATUSES, statusName, typeName } from '../orders/order-state.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
@@ -59,7 +59,7 @@ const DELIVERED = [...COMPLETED_STATUSES] as OrderStatus[];
 const NEAR_SPELLING = 0.5;
 
 export interface DeliveryServiceDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   cipher: CodeCipher;
 }
 
@@ -69,9 +69,7 @@ export interface DeliveryServiceDeps {
  * order is not found (404) rather than forbidden. Codes are decrypted only here, only for their
  * owner, and each one shown is recorded in `code_reveals` with the customer, the address and the call.
  */
-export function createDeliveryService({ db, cipher }: DeliveryServiceDeps) {
-  const sql = sqlOf(db);
-
+export function createDeliveryService({ sql, cipher }: DeliveryServiceDeps) {
   /**
    * The lines `narrow` keeps, in its order, in one query. The confirmation page is read right after
    * every payment, so this replaces what were six queries.

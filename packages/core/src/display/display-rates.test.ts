@@ -68,9 +68,9 @@ describe('the rates kept in the process', () => {
   });
 
   it('reads the table at start and answers without touching it again', async () => {
-    const admin = createDisplayRateAdmin({ db: database.prisma, clock });
+    const admin = createDisplayRateAdmin({ sql: database.sql, clock });
     await admin.set({ currency: 'RUB', rate: '0.057', setBy: 'ops' });
-    const rates = await createDisplayRates({ db: database.prisma, clock });
+    const rates = await createDisplayRates({ sql: database.sql, clock });
     try {
       const query = vi.spyOn(database.sql, 'query');
       const first = rates.forLocale('ru');
@@ -89,12 +89,12 @@ describe('the rates kept in the process', () => {
   });
 
   it('follows a rate set elsewhere through the change feed, and tells its listeners', async () => {
-    const rates = await createDisplayRates({ db: database.prisma, listen: database.listen, clock });
+    const rates = await createDisplayRates({ sql: database.sql, listen: database.listen, clock });
     const changed = vi.fn();
     rates.onChange(changed);
     try {
       expect(rates.forLocale('hi')).toBe(STORE_DISPLAY_RATE);
-      await createDisplayRateAdmin({ db: database.prisma, clock }).set({
+      await createDisplayRateAdmin({ sql: database.sql, clock }).set({
         currency: 'INR',
         rate: '0.064',
         setBy: 'ops',
@@ -103,7 +103,7 @@ describe('the rates kept in the process', () => {
         timeout: 5_000,
       });
       expect(changed).toHaveBeenCalled();
-      await createDisplayRateAdmin({ db: database.prisma }).remove('INR');
+      await createDisplayRateAdmin({ sql: database.sql }).remove('INR');
       await vi.waitFor(() => expect(rates.forLocale('hi')).toBe(STORE_DISPLAY_RATE), { timeout: 5_000 });
     } finally {
       await rates.close();
@@ -111,9 +111,9 @@ describe('the rates kept in the process', () => {
   });
 
   it('reads the table again every refresh period without a change feed', async () => {
-    const rates = await createDisplayRates({ db: database.prisma, clock, refreshMs: 50 });
+    const rates = await createDisplayRates({ sql: database.sql, clock, refreshMs: 50 });
     try {
-      await createDisplayRateAdmin({ db: database.prisma, clock }).set({ currency: 'RUB', rate: '0.06', setBy: 'x' });
+      await createDisplayRateAdmin({ sql: database.sql, clock }).set({ currency: 'RUB', rate: '0.06', setBy: 'x' });
       await vi.waitFor(() => expect(rates.forLocale('ru')).toMatchObject({ rate: '0.06' }), { timeout: 5_000 });
     } finally {
       await rates.close();
@@ -121,9 +121,9 @@ describe('the rates kept in the process', () => {
   });
 
   it('keeps the rates it has when a read fails', async () => {
-    await createDisplayRateAdmin({ db: database.prisma, clock }).set({ currency: 'RUB', rate: '0.057', setBy: 'x' });
+    await createDisplayRateAdmin({ sql: database.sql, clock }).set({ currency: 'RUB', rate: '0.057', setBy: 'x' });
     const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
-    const rates = await createDisplayRates({ db: database.prisma, clock, refreshMs: 20, logger });
+    const rates = await createDisplayRates({ sql: database.sql, clock, refreshMs: 20, logger });
     const query = vi.spyOn(database.sql, 'query').mockRejectedValue(new Error('database down'));
     try {
       await vi.waitFor(() => expect(logger.error).toHaveBeenCalled(), { timeout: 5_000 });

@@ -5,7 +5,7 @@ import {
   STORE_CURRENCY,
   STORE_DISPLAY_RATE,
 } from '@store/contract';
-import { type Database, type PrismaClient, prismaQueryable, qb, sqlOf } from '@store/db';
+import { type Database, qb, type SqlClient } from '@store/db';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 
 /**
@@ -41,8 +41,8 @@ const rateColumns = qb
   ]);
 
 /** Every rate in the table, by currency. */
-export async function readDisplayRates(db: PrismaClient): Promise<DisplayRateRow[]> {
-  const rows = await sqlOf(db).query(rateColumns.orderBy('currency'));
+export async function readDisplayRates(sql: SqlClient): Promise<DisplayRateRow[]> {
+  const rows = await sql.query(rateColumns.orderBy('currency'));
   return rows.map((row) => ({ ...row, rate: plainDecimal(row.rate) }));
 }
 
@@ -67,7 +67,7 @@ export function resolveDisplayRate(
 }
 
 export interface DisplayRatesDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   /** The change feed (Database.listen); without it the rates are read again every `refreshMs` only. */
   listen?: Database['listen'];
   clock?: () => Date;
@@ -87,7 +87,7 @@ export interface DisplayRates {
 
 /** Loads the rates, then keeps them fresh; resolves once they were read the first time. */
 export async function createDisplayRates({
-  db,
+  sql,
   listen,
   clock = () => new Date(),
   refreshMs = 60_000,
@@ -101,7 +101,7 @@ export async function createDisplayRates({
   let closed = false;
 
   async function refresh() {
-    const rows = await readDisplayRates(db);
+    const rows = await readDisplayRates(sql);
     const next = JSON.stringify(rows);
     if (next === fingerprint) return;
     fingerprint = next;
@@ -154,17 +154,16 @@ export interface SetDisplayRateInput {
 }
 
 /** The operator's side: set, list and remove rates (the command line `rates`). */
-export function createDisplayRateAdmin({ db, clock = () => new Date() }: { db: PrismaClient; clock?: () => Date }) {
+export function createDisplayRateAdmin({ sql, clock = () => new Date() }: { sql: SqlClient; clock?: () => Date }) {
   return {
-    list: () => readDisplayRates(db),
+    list: () => readDisplayRates(sql),
 
     /** Sets a currency's rate from now on; answers the new row and the one it replaced, if any. */
     async set({ currency, rate, setBy }: SetDisplayRateInput) {
-      return db.$transaction(async (tx) => {
-        const sql = prismaQueryable(tx);
-        const [before] = await sql.query(rateColumns.where('currency', '=', currency).forUpdate());
+      return sql.transaction(async (tx) => {
+        const [before] = await tx.query(rateColumns.where('currency', '=', currency).forUpdate());
         const setAt = clock();
-        await sql.execute(
+        await tx.execute(
           qb
             .insertInto('display_rates')
             .values({ currency, brl_per_unit: rate, set_at: setAt, set_by: setBy })
@@ -186,7 +185,7 @@ export function createDisplayRateAdmin({ db, clock = () => new Date() }: { db: P
 
     /** Removes a currency's rate: its shoppers see BRL prices. False when it had none. */
     async remove(currency: string): Promise<boolean> {
-      return (await sqlOf(db).execute(qb.deleteFrom('display_rates').where('currency', '=', currency))) > 0;
+      return (await sql.execute(qb.deleteFrom('display_rates').where('currency', '=', currency))) > 0;
     },
   };
 }

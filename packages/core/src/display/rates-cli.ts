@@ -119,7 +119,7 @@ export async function runRatesCli(argv: string[], io: RatesCliIo): Promise<numbe
   }
   const database = await io.openDatabase();
   try {
-    const admin = createDisplayRateAdmin({ db: database.prisma, clock });
+    const admin = createDisplayRateAdmin({ sql: database.sql, clock });
     switch (command.kind) {
       case 'set': {
         const { row, previous } = await admin.set({

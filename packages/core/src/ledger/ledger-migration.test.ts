@@ -104,7 +104,7 @@ afterAll(async () => {
 
 describe('the double-entry migration', () => {
   it('turns the old books into balanced transfers, keeping every balance', async () => {
-    const ledger = createLedgerService({ db: database.prisma });
+    const ledger = createLedgerService({ sql: database.sql });
     expect(await ledger.verifyBooks()).toEqual([]);
     const users = await database.prisma.user.findMany({ where: { id: { in: [ids.a, ids.b, ids.c] } } });
     expect(Object.fromEntries(users.map((user) => [user.name, Number(user.balanceMinor)]))).toEqual({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { type LedgerAccount, Prisma, prismaQueryable, qb, sqlOf } from '@store/db';
+import { type LedgerAccount, Prisma, prismaQueryable, qb } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +17,7 @@ let ledger: ReturnType<typeof createLedgerService>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  ledger = createLedgerService({ db: database.prisma });
+  ledger = createLedgerService({ sql: database.sql });
 });
 afterAll(async () => {
   await database?.cleanup();
@@ -31,7 +31,7 @@ async function createCustomer() {
   });
 }
 
-const move = (t: Transfer) => sqlOf(db()).transaction((tx) => transfer(tx, t));
+const move = (t: Transfer) => database.sql.transaction((tx) => transfer(tx, t));
 const adjust = (userId: string, amountMinor: number, key = `test:${randomUUID()}`) =>
   move({ key, kind: 'ADJUSTMENT', from: accounts.adjustments, to: accounts.balance(userId), amountMinor });
 const spend = (userId: string, amountMinor: number, key = `spend:${randomUUID()}`) =>
@@ -128,7 +128,7 @@ describe('the ledger', () => {
     expect(await customerState(user.id)).toEqual({ balanceMinor: 0, owedMinor: 1_500 });
 
     const credit = (amountMinor: number) =>
-      sqlOf(db()).transaction((tx) =>
+      database.sql.transaction((tx) =>
         creditCustomer(tx, {
           userId: user.id,
           key: `topup:${randomUUID()}`,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { type LedgerAccount, type LedgerTransferKind, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { type LedgerAccount, type LedgerTransferKind, type Queryable, qb, type SqlClient } from '@store/db';
 import { ValidationError } from '../shared/errors.ts';
 
 /**
@@ -336,12 +336,11 @@ export interface AccountTotal {
 }
 
 export interface LedgerServiceDeps {
-  db: PrismaClient;
+  sql: SqlClient;
 }
 
 /** Reading the books and proving them: the operator's view. */
-export function createLedgerService({ db }: LedgerServiceDeps) {
-  const sql = sqlOf(db);
+export function createLedgerService({ sql }: LedgerServiceDeps) {
   return {
     /**
      * The customer's entries (both accounts), newest first, with the balance and debt they add up to.

@@ -70,7 +70,7 @@ const job = (emailId: string) => ({ kind: 'email.send' as const, emailId });
 
 describe('email.send over a real SMTP conversation', () => {
   it('renders, sends and marks the row SENT; the received link opens the SPA route with the token', async () => {
-    const handlers = createJobHandlers({ db: database.prisma, logger: silentLogger, mailer });
+    const handlers = createJobHandlers({ sql: database.sql, logger: silentLogger, mailer });
     const email = await record('password-reset', { locale: 'pt-BR', name: '<script>alert(1)</script>' });
 
     await expect(handlers['email.send'](job(email.id))).resolves.toEqual({ outcome: 'sent', attempts: 1 });
@@ -101,7 +101,7 @@ describe('email.send over a real SMTP conversation', () => {
 
   it('counts an attempt when a send starts, so a run that died mid-send is counted too', async () => {
     const stuck: Mailer = { ...mailer, sendDeadlineMs: 1_000, send: () => new Promise(() => {}) };
-    const dying = createEmailDelivery({ db: database.prisma, mailer: stuck, logger: silentLogger });
+    const dying = createEmailDelivery({ sql: database.sql, mailer: stuck, logger: silentLogger });
     const email = await record('password-reset');
     // This run never returns: as good as a worker killed while the server held the message.
     void dying.deliverEmail(email.id);
@@ -111,14 +111,14 @@ describe('email.send over a real SMTP conversation', () => {
     expect((await row(email.id)).data).toHaveProperty('link');
 
     await database.prisma.outboundEmail.update({ where: { id: email.id }, data: { lockedUntil: new Date(0) } });
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     await expect(delivery.deliverEmail(email.id)).resolves.toEqual({ outcome: 'sent', attempts: 2 });
     expect(await row(email.id)).toMatchObject({ status: 'SENT', attempts: 2 });
     expect(receivedBy(email.to)).toHaveLength(1);
   });
 
   it('gives up without sending a row whose runs all died mid-send', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('email-verify');
     await database.prisma.outboundEmail.update({ where: { id: email.id }, data: { attempts: JOB_ATTEMPTS } });
     await expect(delivery.deliverEmail(email.id)).resolves.toMatchObject({ outcome: 'failed' });
@@ -128,7 +128,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('a job delivered twice sends once', async () => {
-    const handlers = createJobHandlers({ db: database.prisma, logger: silentLogger, mailer });
+    const handlers = createJobHandlers({ sql: database.sql, logger: silentLogger, mailer });
     const email = await record('account-activation');
     await handlers['email.send'](job(email.id));
     await expect(handlers['email.send'](job(email.id))).resolves.toEqual({ outcome: 'skipped', status: 'SENT' });
@@ -137,7 +137,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('two deliveries of the same row at the same moment send once (the first claims it while sending)', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('email-verify');
     smtp.delayAccept(300);
     const results = await Promise.allSettled([delivery.deliverEmail(email.id), delivery.deliverEmail(email.id)]);
@@ -152,7 +152,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('holds no transaction while sending: the database answers other queries during a slow send', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('password-reset');
     smtp.delayAccept(400);
     const sending = delivery.deliverEmail(email.id);
@@ -165,7 +165,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('a claim another run still holds makes this run give way; a lapsed one is taken over', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('email-change');
     const claim = (ms: number) =>
       database.prisma.outboundEmail.update({
@@ -183,7 +183,7 @@ describe('email.send over a real SMTP conversation', () => {
 
   it('the in-process queue retries a refused send with backoff until the server accepts it', async () => {
     const queue = createInProcessQueue(
-      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }),
+      createJobHandlers({ sql: database.sql, logger: silentLogger, mailer }),
       silentLogger,
     );
     try {
@@ -211,7 +211,7 @@ describe('email.send over a real SMTP conversation', () => {
     await spare.close();
     const downMailer = createSmtpMailer({ smtpUrl: url, from: FROM, timeoutMs: 2_000 });
     const queue = createInProcessQueue(
-      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: downMailer }),
+      createJobHandlers({ sql: database.sql, logger: silentLogger, mailer: downMailer }),
       silentLogger,
     );
     let revived: TestSmtpServer | undefined;
@@ -235,7 +235,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('marks the row FAILED after the last attempt and rethrows', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('password-change');
     smtp.refuseNext(1);
     await expect(delivery.deliverEmail(email.id, { attempt: 1, maxAttempts: 1 })).rejects.toThrow();
@@ -247,7 +247,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('never tries more than JOB_ATTEMPTS times in all, even across re-enqueued jobs', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('password-change');
     await database.prisma.outboundEmail.update({ where: { id: email.id }, data: { attempts: JOB_ATTEMPTS - 1 } });
     smtp.refuseNext(1);
@@ -256,7 +256,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('gives up at once on a recipient the server refuses for good', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const email = await record('account-activation');
     smtp.refuseRecipient(email.to);
     await expect(delivery.deliverEmail(email.id, { attempt: 1, maxAttempts: JOB_ATTEMPTS })).resolves.toEqual({
@@ -271,7 +271,7 @@ describe('email.send over a real SMTP conversation', () => {
 
   it('does not send a link that expired while the message waited', async () => {
     const later = () => new Date(Date.now() + 61 * 60_000);
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger, now: later });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger, now: later });
     const email = await record('password-reset', { expiresInMinutes: 60 });
     await expect(delivery.deliverEmail(email.id)).resolves.toMatchObject({ outcome: 'failed' });
     expect(await row(email.id)).toMatchObject({ status: 'FAILED', attempts: 0 });
@@ -280,7 +280,7 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('gives up at once on a row that cannot be rendered (a link that is not http)', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     const { id } = await database.prisma.outboundEmail.create({
       data: {
         toAddress: 'x@example.com',
@@ -295,14 +295,14 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('ignores a job whose row does not exist', async () => {
-    const delivery = createEmailDelivery({ db: database.prisma, mailer, logger: silentLogger });
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
     await expect(delivery.deliverEmail(randomUUID())).resolves.toEqual({ outcome: 'missing' });
   });
 
   it('without SMTP the message goes into the dev mailbox, the only place its link is kept', async () => {
     const mailbox = createDevMailbox();
     const handlers = createJobHandlers({
-      db: database.prisma,
+      sql: database.sql,
       logger: silentLogger,
       mailer: createOutboxMailer(mailbox, silentLogger),
     });
@@ -315,7 +315,11 @@ describe('email.send over a real SMTP conversation', () => {
   });
 
   it('with neither SMTP nor a dev mailbox the email is given up at once, and says why', async () => {
-    const handlers = createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: createNoMailer() });
+    const handlers = createJobHandlers({
+      sql: database.sql,
+      logger: silentLogger,
+      mailer: createNoMailer(),
+    });
     const email = await record('email-verify');
     await expect(handlers['email.send'](job(email.id))).resolves.toEqual({
       outcome: 'failed',
@@ -338,7 +342,7 @@ describe.runIf(redisUrl)('email.send through BullMQ on Redis with a real worker'
     worker = createBullWorker({
       redisUrl: redisUrl!,
       prefix,
-      handlers: createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }),
+      handlers: createJobHandlers({ sql: database.sql, logger: silentLogger, mailer }),
       logger: silentLogger,
     });
     await worker.waitUntilReady();

@@ -1,5 +1,5 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
-import { type EmailStatus, type Prisma, type PrismaClient, qb, sqlOf } from '@store/db';
+import { type EmailStatus, type Prisma, qb, type SqlClient } from '@store/db';
 import type { JobContext } from '../queue/job-queue.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -32,7 +32,7 @@ export class EmailBusyError extends Error {
 }
 
 export interface EmailDeliveryDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   mailer: Mailer;
   logger: Logger;
   now?: () => Date;
@@ -91,9 +91,8 @@ export function withoutLink(data: unknown): Prisma.InputJsonObject {
  * row is FAILED and nothing retries it. The write that marks a row SENT or FAILED also drops its
  * link, so no working token stays in the outbox.
  */
-export function createEmailDelivery({ db, mailer, logger, now = () => new Date() }: EmailDeliveryDeps) {
+export function createEmailDelivery({ sql, mailer, logger, now = () => new Date() }: EmailDeliveryDeps) {
   const leaseMs = mailer.sendDeadlineMs * LEASE_PER_SEND_DEADLINE;
-  const sql = sqlOf(db);
 
   /** Ends the run's lease, writing what changed; a row SENT or FAILED loses its link. */
   async function finish(

@@ -102,7 +102,7 @@ describe('outbox sweep', () => {
       },
     };
     const queue = createInProcessQueue(
-      createJobHandlers({ db: database.prisma, logger: silentLogger, mailer: countingMailer }),
+      createJobHandlers({ sql: database.sql, logger: silentLogger, mailer: countingMailer }),
       silentLogger,
     );
     const sweeper = startOutboxSweep({ db: database.prisma, queue, logger: silentLogger }, { intervalMs: 20 });
@@ -203,7 +203,7 @@ describe.runIf(redisUrl)('outbox sweep with BullMQ on Redis', () => {
       worker = createBullWorker({
         redisUrl: redisUrl!,
         prefix,
-        handlers: createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }),
+        handlers: createJobHandlers({ sql: database.sql, logger: silentLogger, mailer }),
         logger: silentLogger,
       });
       await worker.waitUntilReady();
@@ -244,7 +244,7 @@ describe.runIf(redisUrl)('outbox sweep with BullMQ on Redis', () => {
     const worker = createBullWorker({
       redisUrl: redisUrl!,
       prefix,
-      handlers: createJobHandlers({ db: database.prisma, logger: silentLogger, mailer }),
+      handlers: createJobHandlers({ sql: database.sql, logger: silentLogger, mailer }),
       logger: silentLogger,
     });
     const queue = createBullQueue({ redisUrl: redisUrl!, prefix });

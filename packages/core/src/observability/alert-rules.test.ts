@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { PrismaClient } from '@store/db';
+import type { SqlClient } from '@store/db';
 import { repoRoot } from '@store/db';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -24,7 +24,7 @@ function storeMetricNames(): Set<string> {
   const names = new Set<string>();
   const api = createMetricsRegistry('api');
   createHttpMetrics(api);
-  createStoreGauges(api, { db: {} as PrismaClient });
+  createStoreGauges(api, { sql: {} as SqlClient });
   const worker = createMetricsRegistry('worker');
   createJobMetrics(worker);
   for (const registry of [api, worker]) {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createCodeCipher, sqlOf } from '@store/db';
+import { createCodeCipher } from '@store/db';
 import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, transfer } from '../ledger/ledger-service.ts';
@@ -81,7 +81,7 @@ describe('the store-wide gauges', () => {
         { toAddress: user.email, template: 'order-receipt', locale: 'en', data: {}, status: 'FAILED' },
       ],
     });
-    await sqlOf(db()).transaction((tx) =>
+    await database.sql.transaction((tx) =>
       transfer(tx, {
         key: `test:${randomUUID()}`,
         kind: 'PROVIDER_REFUND',
@@ -100,7 +100,11 @@ describe('the store-wide gauges', () => {
 
     const registry = createMetricsRegistry('api');
     const depths = async () => [{ queue: 'store-payments', state: 'waiting', count: 3 }];
-    const gauges = createStoreGauges(registry, { db: db(), queue: { depths }, ledgerCheckEveryMs: 0 });
+    const gauges = createStoreGauges(registry, {
+      sql: database.sql,
+      queue: { depths },
+      ledgerCheckEveryMs: 0,
+    });
     await gauges.refresh();
     const text = await registry.metrics();
 

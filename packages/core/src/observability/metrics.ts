@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { type JobKind, ORDER_STATUSES } from '@store/contract';
-import { type PrismaClient, qb, sqlOf } from '@store/db';
+import { qb, type SqlClient } from '@store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { createLedgerService } from '../ledger/ledger-service.ts';
 import type { JobHandlers, JobQueue } from '../queue/job-queue.ts';
@@ -129,13 +129,13 @@ export function measuredHandlers(handlers: JobHandlers, metrics: JobMetrics): Jo
 export function createStoreGauges(
   registry: Registry,
   {
-    db,
+    sql,
     queue,
     lowStockThreshold = LOW_STOCK_THRESHOLD,
     ledgerCheckEveryMs = LEDGER_CHECK_EVERY_MS,
     now = () => Date.now(),
   }: {
-    db: PrismaClient;
+    sql: SqlClient;
     queue?: Pick<JobQueue, 'depths'>;
     lowStockThreshold?: number;
     ledgerCheckEveryMs?: number;
@@ -172,8 +172,7 @@ export function createStoreGauges(
     'store_ledger_checked_timestamp_seconds',
     'When the books were last proven, in seconds since the epoch.',
   );
-  const sql = sqlOf(db);
-  const ledger = createLedgerService({ db });
+  const ledger = createLedgerService({ sql });
   let ledgerCheckedAt = 0;
 
   /**

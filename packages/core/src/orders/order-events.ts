@@ -1,4 +1,4 @@
-import { type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { type Queryable, qb } from '@store/db';
 
 /**
  * An order's history (order_events). Changes of status are written by a trigger on orders, with the
@@ -56,8 +56,8 @@ export async function recordOrderEvent(tx: Queryable, event: OrderEventInput): P
 }
 
 /** The order's history, oldest first. */
-export function orderHistory(db: PrismaClient, orderId: string) {
-  return sqlOf(db).query(
+export function orderHistory(sql: Queryable, orderId: string) {
+  return sql.query(
     qb
       .selectFrom('order_events')
       .select([

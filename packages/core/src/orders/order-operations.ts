@@ -6,7 +6,7 @@ import {
   type PrismaClient,
   type Queryable,
   qb,
-  sqlOf,
+  type SqlClient,
 } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, creditCustomer, ledgerKeys } from '../ledger/ledger-service.ts';
@@ -33,6 +33,7 @@ export interface OrderListItem {
 
 export interface OrderOperationsDeps {
   db: PrismaClient;
+  sql: SqlClient;
   /** Where the store is opened; the refund's email links to the profile there. */
   publicUrl: string;
   /** Sends the refund's email at once; without it the outbox sweep sends it within a minute. */
@@ -61,9 +62,7 @@ export type RefundOrderResult =
 const RESERVED_REASONS = new Set(['shortfall', 'payment']);
 
 /** What an operator does to orders from the command line: look them up and refund them. */
-export function createOrderOperations({ db, publicUrl, queue, logger = silentLogger }: OrderOperationsDeps) {
-  const sql = sqlOf(db);
-
+export function createOrderOperations({ db, sql, publicUrl, queue, logger = silentLogger }: OrderOperationsDeps) {
   /**
    * What of the order may still be given back: its total less what went back already, less what is
    * on its way to the card (asked of the provider, not yet reversed); for a top-up to its card, no

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmailDataSchema, ErrorKeys, type Job, ORDER_TTL_MINUTES, ReceiptDataSchema } from '@store/contract';
-import { createCodeCipher, type OrderStatus, qb, sqlOf } from '@store/db';
+import { createCodeCipher, type OrderStatus, qb } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESERVED_UNITS_MAX } from '../fulfilment/fulfilment-sql.ts';
@@ -43,10 +43,10 @@ let operations: ReturnType<typeof createOrderOperations>;
 beforeAll(async () => {
   database = await createTestDatabase();
   refs = await createProductRefs(db());
-  promo = createPromoService({ db: db(), clock });
-  orders = createOrderService({ db: db(), promo, queue, publicUrl: 'https://store.test', clock });
-  ledger = createLedgerService({ db: db() });
-  operations = createOrderOperations({ db: db(), publicUrl: 'https://store.test', queue });
+  promo = createPromoService({ db: db(), sql: database.sql, clock });
+  orders = createOrderService({ sql: database.sql, promo, queue, publicUrl: 'https://store.test', clock });
+  ledger = createLedgerService({ sql: database.sql });
+  operations = createOrderOperations({ db: db(), sql: database.sql, publicUrl: 'https://store.test', queue });
 });
 afterAll(async () => {
   await database?.cleanup();
@@ -57,7 +57,7 @@ async function createCustomer(balanceMinor = 0) {
     data: { email: `orders.${randomUUID()}@example.com`, name: 'Buyer', passwordHash: 'x', locale: 'pt-BR' },
   });
   if (balanceMinor > 0) {
-    await sqlOf(db()).transaction((tx) =>
+    await database.sql.transaction((tx) =>
       adjustBalance(tx, { userId: user.id, amountMinor: balanceMinor, key: `test:${user.id}` }),
     );
   }
@@ -255,7 +255,7 @@ describe('createOrder: a purchase from the server basket', () => {
     const lockTaken = new Promise<void>((resolve) => {
       locked = resolve;
     });
-    const flush = sqlOf(db()).transaction(async (tx) => {
+    const flush = database.sql.transaction(async (tx) => {
       await tx.query(qb.selectFrom('users').select('id').where('id', '=', user.id).forNoKeyUpdate());
       await tx.execute(
         qb
@@ -689,7 +689,7 @@ describe('codes reserved for an order', () => {
       locked = resolve;
     });
     // Another transaction locks the last code, as a claim would, then rolls back.
-    const other = sqlOf(db())
+    const other = database.sql
       .transaction(async (tx) => {
         await tx.query(qb.selectFrom('product_codes').select('id').where('product_id', '=', product.id).forUpdate());
         locked();
@@ -903,7 +903,7 @@ describe('paymentStatus', () => {
   ])('answers %s as %s', async (status, expected) => {
     const user = await createCustomer();
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
-    await sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, status, { actor: 'system' }));
+    await database.sql.transaction((tx) => transitionOrder(tx, order_id, status, { actor: 'system' }));
     expect((await orders.paymentStatus(user.id, order_id)).status).toBe(expected);
   });
 });
@@ -941,14 +941,16 @@ describe('the state machine on the database', () => {
     const before = await db().order.findUniqueOrThrow({ where: { id: order_id } });
     for (const to of ['FULFILLED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'CREATED'] as const) {
       const error = await errorOf(
-        sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, to, { actor: 'system' })),
+        database.sql.transaction((tx) => transitionOrder(tx, order_id, to, { actor: 'system' })),
       );
       expect(error, to).toBeInstanceOf(IllegalTransitionError);
       expect(error).toMatchObject({ from: 'CREATED', to });
     }
     expect(await db().order.findUniqueOrThrow({ where: { id: order_id } })).toEqual(before);
     expect(
-      await errorOf(sqlOf(db()).transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING', { actor: 'system' }))),
+      await errorOf(
+        database.sql.transaction((tx) => transitionOrder(tx, randomUUID(), 'PENDING', { actor: 'system' })),
+      ),
     ).toBeInstanceOf(NotFoundError);
   });
 
@@ -957,7 +959,7 @@ describe('the state machine on the database', () => {
     const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
     const results = await Promise.allSettled(
       Array.from({ length: 5 }, () =>
-        sqlOf(db()).transaction((tx) => transitionOrder(tx, order_id, 'PENDING', { actor: 'system' })),
+        database.sql.transaction((tx) => transitionOrder(tx, order_id, 'PENDING', { actor: 'system' })),
       ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);

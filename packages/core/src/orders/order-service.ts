@@ -10,7 +10,7 @@ import {
   type SpendResponse,
   STORE_CURRENCY,
 } from '@store/contract';
-import { type OrderStatus, type OrderType, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { type OrderStatus, type OrderType, type Queryable, qb, type SqlClient } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
 import { RESERVED_UNITS_MAX, reservation, reservationRelease, reserveRemaining } from '../fulfilment/fulfilment-sql.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
@@ -80,7 +80,7 @@ export type CompletionOutcome =
 export class PaymentMismatchError extends ConflictError {}
 
 export interface OrderServiceDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   promo: PromoService;
   /** Sends receipts after the commit; without it the outbox sweep sends them a minute later. */
   queue?: JobQueue;
@@ -134,7 +134,7 @@ function resolveType({ type, queryType }: CreateOrderInput): OrderType {
  * paid without its codes or its refund.
  */
 export function createOrderService({
-  db,
+  sql,
   promo,
   queue,
   logger = silentLogger,
@@ -143,7 +143,6 @@ export function createOrderService({
   orderTtlMs = ORDER_TTL_MS,
 }: OrderServiceDeps) {
   const fulfilment = createFulfilmentService({ publicUrl, clock });
-  const sql = sqlOf(db);
 
   async function enqueueEmail(emailId: string | null) {
     if (emailId && queue) await enqueueEmailSend(queue, emailId, logger);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCodeCipher, devCodeKey, sqlOf } from '@store/db';
+import { createCodeCipher, devCodeKey } from '@store/db';
 import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryPointEnv, runCliOver, spawnCli } from '../cli/testing.ts';
@@ -53,7 +53,7 @@ async function customerWithPaidOrder() {
   const user = await db.user.create({
     data: { email: `cli.${randomUUID()}@example.com`, name: 'Cli', passwordHash: 'x' },
   });
-  await sqlOf(db).transaction((tx) =>
+  await database.sql.transaction((tx) =>
     adjustBalance(tx, { userId: user.id, amountMinor: 5_000, key: `test:${user.id}` }),
   );
   const order = await db.order.create({
@@ -219,7 +219,7 @@ describe('runOrdersCli', () => {
       const user = await database.prisma.user.create({
         data: { email: `owes.${randomUUID()}@example.com`, name: 'Owes', passwordHash: 'x' },
       });
-      await sqlOf(database.prisma).transaction((tx) =>
+      await database.sql.transaction((tx) =>
         transfer(tx, {
           key: `test:${randomUUID()}`,
           kind: 'PROVIDER_REFUND',

@@ -237,7 +237,7 @@ type Runnable =
     };
 
 async function run(command: Runnable, database: Database, io: OrdersCliIo) {
-  const db = database.prisma;
+  const { prisma: db, sql } = database;
   switch (command.kind) {
     case 'import-codes': {
       const report = await importCodes({ db, cipher: io.codeCipher() }, command.productId, command.lines);
@@ -250,7 +250,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'list': {
-      const orders = await createOrderOperations({ db, publicUrl: io.publicUrl() }).listOrders(command);
+      const orders = await createOrderOperations({ db, sql, publicUrl: io.publicUrl() }).listOrders(command);
       if (orders.length === 0) {
         io.out('no orders');
         return 0;
@@ -283,7 +283,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
         `order ${order.id}: ${order.status.toLowerCase()}, ${order.type.toLowerCase()} of ${order.user.email}, ` +
           `${money(order.totalMinor)}${order.refundedMinor > 0n ? `, ${money(order.refundedMinor)} refunded` : ''}`,
       );
-      const history = await orderHistory(db, order.id);
+      const history = await orderHistory(sql, order.id);
       const rows = history.map((event) => [
         event.createdAt.toISOString(),
         event.actor,
@@ -298,7 +298,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'refund': {
-      const operations = createOrderOperations({ db, publicUrl: io.publicUrl() });
+      const operations = createOrderOperations({ db, sql, publicUrl: io.publicUrl() });
       const result = await operations.refundOrder(command.orderId, {
         to: command.to,
         reason: command.reason,
@@ -320,7 +320,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'receivables': {
-      const owing = await createLedgerService({ db }).receivables(command.limit);
+      const owing = await createLedgerService({ sql }).receivables(command.limit);
       if (owing.length === 0) {
         io.out('no customer owes the store');
         return 0;
@@ -344,7 +344,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
         io.err(`error: there is no customer ${command.customer}`);
         return 1;
       }
-      const { balanceMinor, owedMinor, entries } = await createLedgerService({ db }).statement(user.id, command.limit);
+      const { balanceMinor, owedMinor, entries } = await createLedgerService({ sql }).statement(user.id, command.limit);
       const owes = owedMinor > 0 ? `, owes ${formatMinor(owedMinor)}` : '';
       io.out(`${user.email} (${user.id}): balance ${formatMinor(balanceMinor)}${owes}`);
       const rows = entries.map((entry) => [
@@ -359,7 +359,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'verify-balances': {
-      const ledger = createLedgerService({ db });
+      const ledger = createLedgerService({ sql });
       const problems = await ledger.verifyBooks();
       if (problems.length === 0) {
         io.out(

@@ -1,6 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorKeys, PAYMENT_UNDER_WAY } from '@store/contract';
-import { type PaymentMethod, type PaymentStatus, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import {
+  type PaymentMethod,
+  type PaymentStatus,
+  type PrismaClient,
+  type Queryable,
+  qb,
+  type SqlClient,
+} from '@store/db';
 import { actors } from '../orders/order-events.ts';
 import { type LockedOrder, lockOrder } from '../orders/order-sql.ts';
 import { PAID_STATUSES, transitionUpdate, UNPAID_STATUSES } from '../orders/order-state.ts';
@@ -82,6 +89,7 @@ export function notPayable(message = 'This order can no longer be paid.'): Valid
 
 export interface PaymentAttemptsDeps {
   db: PrismaClient;
+  sql: SqlClient;
   provider: Pick<PaymentProvider, 'name'>;
   logger?: Logger;
   clock?: () => Date;
@@ -90,12 +98,11 @@ export interface PaymentAttemptsDeps {
 /** Opening attempts, and recording what the provider answered to them. */
 export function createPaymentAttempts({
   db,
+  sql,
   provider,
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentAttemptsDeps) {
-  const sql = sqlOf(db);
-
   return {
     /** An order paid already is a 409 (paid, processing: the client follows its status); one that ended unpaid a 422. */
     assertPayable(order: LockedOrder) {

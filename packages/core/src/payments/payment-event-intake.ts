@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type PrismaClient, qb, sqlOf } from '@store/db';
+import { qb, type SqlClient } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import type { StoredEvent } from './payment-event-payload.ts';
@@ -63,7 +63,7 @@ export function eventFromProviderPayment(provider: string, payment: ProviderPaym
 }
 
 export interface PaymentEventsDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   /** Where stored events are handed on; without it only the sweep hands them on. */
   queue?: Pick<JobQueue, 'enqueue'>;
   logger?: Logger;
@@ -72,13 +72,11 @@ export interface PaymentEventsDeps {
 
 /** Storing events as they arrive, and handing them to the queue. */
 export function createPaymentEventIntake({
-  db,
+  sql,
   queue,
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentEventsDeps) {
-  const sql = sqlOf(db);
-
   /**
    * The payment or order the event must match, and why it does not (null when it does): the
    * provider's payment when the store knows it, else the order the event names.

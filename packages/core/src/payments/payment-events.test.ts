@@ -41,8 +41,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   refs = await createProductRefs(db());
   orders = createOrderService({
-    db: db(),
-    promo: createPromoService({ db: db(), clock }),
+    sql: database.sql,
+    promo: createPromoService({ db: db(), sql: database.sql, clock }),
     publicUrl: 'https://store.test',
     clock,
   });
@@ -100,8 +100,8 @@ function event(over: Partial<PaymentCallbackEvent> & Pick<PaymentCallbackEvent, 
 
 function pipeline() {
   const { queue, jobs } = recordingQueue();
-  const intake = createPaymentEventIntake({ db: db(), queue, clock });
-  const processor = createPaymentEventProcessor({ db: db(), orders, clock });
+  const intake = createPaymentEventIntake({ sql: database.sql, queue, clock });
+  const processor = createPaymentEventProcessor({ sql: database.sql, orders, clock });
   const eventIds = () => jobs.flatMap(({ job }) => (job.kind === 'payment.event' ? [job.eventId] : []));
   return { intake, processor, jobs, eventIds };
 }
@@ -114,7 +114,7 @@ async function orderOf(id: string) {
 const soldCodes = (orderId: string) => db().productCode.count({ where: { orderLine: { orderId }, status: 'SOLD' } });
 
 async function expectLedgerBalanced() {
-  expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+  expect(await createLedgerService({ sql: database.sql }).verifyBooks()).toEqual([]);
 }
 
 describe('a callback delivered again and again', () => {
@@ -318,9 +318,9 @@ describe('a payment the store has not recorded by its provider id yet', () => {
     const { orderId, totalMinor } = await purchaseOrder({ quantity: 1 });
     const attempt = await cardPayment(orderId, totalMinor);
     const { queue, jobs } = recordingQueue();
-    const intake = createPaymentEventIntake({ db: db(), queue, clock });
+    const intake = createPaymentEventIntake({ sql: database.sql, queue, clock });
     const later = new Date(now.getTime() + 60_000);
-    const processor = createPaymentEventProcessor({ db: db(), orders, clock: () => later });
+    const processor = createPaymentEventProcessor({ sql: database.sql, orders, clock: () => later });
     await intake.receiveCallback(event({ orderId, amountMinor: totalMinor, providerPaymentId: 'pay_orphan' }));
     const job = jobs[0]?.job;
     if (job?.kind !== 'payment.event') throw new Error('no payment.event job');
@@ -373,7 +373,7 @@ describe('an event that always fails', () => {
     // A newer event whose job was lost: the sweep hands it on before the failing ones, however many.
     const fresh = await purchaseOrder({ quantity: 1 });
     const lost = await createPaymentEventIntake({
-      db: db(),
+      sql: database.sql,
       queue: {
         async enqueue() {
           throw new Error('Redis is away');
@@ -389,7 +389,7 @@ describe('an event that always fails', () => {
     });
     const { queue, jobs } = recordingQueue();
     await sweepPaymentEvents(
-      { db: db(), queue, now: () => new Date(Date.now() + 2_000) },
+      { db: db(), sql: database.sql, queue, now: () => new Date(Date.now() + 2_000) },
       { olderThanMs: 0, limit: 1 },
     );
     expect(jobs.map(({ job }) => (job.kind === 'payment.event' ? job.eventId : null))).toEqual([lost.eventId]);
@@ -409,7 +409,7 @@ describe('an event that always fails', () => {
     expect(dead.deadAt).not.toBeNull();
     expect((await processor.processEvent(first)).outcome).toBe('dead_lettered');
     const later = await sweepPaymentEvents(
-      { db: db(), queue, now: () => new Date(Date.now() + 24 * 3_600_000) },
+      { db: db(), sql: database.sql, queue, now: () => new Date(Date.now() + 24 * 3_600_000) },
       { olderThanMs: 0, limit: 1_000 },
     );
     expect(later.requeued).not.toContain(first);
@@ -422,7 +422,7 @@ describe('the sweep and the provider asked', () => {
     await cardPayment(orderId, totalMinor, 'pay_swept');
     // The callback was stored while Redis was away: the queue refused it.
     const intake = createPaymentEventIntake({
-      db: db(),
+      sql: database.sql,
       queue: {
         async enqueue() {
           throw new Error('Redis is away');
@@ -434,19 +434,19 @@ describe('the sweep and the provider asked', () => {
       event({ orderId, amountMinor: totalMinor, providerPaymentId: 'pay_swept' }),
     );
     const { queue, jobs } = recordingQueue();
-    const fresh = await sweepPaymentEvents({ db: db(), queue, now: clock }, { olderThanMs: 1_000 });
+    const fresh = await sweepPaymentEvents({ db: db(), sql: database.sql, queue, now: clock }, { olderThanMs: 1_000 });
     expect(fresh.requeued).not.toContain(eventId);
     const swept = await sweepPaymentEvents(
-      { db: db(), queue, now: () => new Date(Date.now() + 2_000) },
+      { db: db(), sql: database.sql, queue, now: () => new Date(Date.now() + 2_000) },
       { olderThanMs: 1_000 },
     );
     expect(swept.requeued).toContain(eventId);
     expect(jobs.find(({ job }) => job.kind === 'payment.event' && job.eventId === eventId)?.options).toEqual({
       jobId: eventId,
     });
-    await createPaymentEventProcessor({ db: db(), orders, clock }).processEvent(eventId as string);
+    await createPaymentEventProcessor({ sql: database.sql, orders, clock }).processEvent(eventId as string);
     const again = await sweepPaymentEvents(
-      { db: db(), queue, now: () => new Date(Date.now() + 2_000) },
+      { db: db(), sql: database.sql, queue, now: () => new Date(Date.now() + 2_000) },
       { olderThanMs: 1_000 },
     );
     expect(again.requeued).not.toContain(eventId);
@@ -487,7 +487,7 @@ describe('the sweep and the provider asked', () => {
       },
     };
     const { queue, jobs } = recordingQueue();
-    const intake = createPaymentEventIntake({ db: db(), queue, clock });
+    const intake = createPaymentEventIntake({ sql: database.sql, queue, clock });
     const reconciler = createPaymentReconciler({ db: db(), provider, intake, clock });
     expect(await reconciler.reconcilePending({ pendingAfterMs: 60_000 })).toMatchObject({ updates: 1 });
     expect(asked).toEqual(['pay_quiet']);
@@ -499,7 +499,7 @@ describe('the sweep and the provider asked', () => {
 
     const job = jobs[0]?.job;
     if (job?.kind !== 'payment.event') throw new Error('no payment.event job');
-    const processor = createPaymentEventProcessor({ db: db(), orders, clock });
+    const processor = createPaymentEventProcessor({ sql: database.sql, orders, clock });
     expect((await processor.processEvent(job.eventId)).outcome).toBe('completed');
     expect(await orderOf(orderId)).toMatchObject({ status: 'FULFILLED', paymentId: attempt.id });
     expect(await reconciler.reconcilePending({ pendingAfterMs: 60_000, recheckAfterMs: 0 })).toMatchObject({

@@ -1,4 +1,4 @@
-import { type PaymentStatus, type PrismaClient, type Queryable, sqlOf } from '@store/db';
+import type { PaymentStatus, Queryable, SqlClient } from '@store/db';
 import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { enqueueEmailSend } from '../mail/outbox.ts';
 import { actors, recordOrderEvent } from '../orders/order-events.ts';
@@ -103,7 +103,7 @@ export class PaymentNotYetKnownError extends Error {
 }
 
 export interface PaymentEventProcessorDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   orders: Pick<OrderService, 'completePaidOrderInTransaction'>;
   /** Sends receipts after the commit; without it the outbox sweep sends them a minute later. */
   queue?: Pick<JobQueue, 'enqueue'>;
@@ -127,7 +127,7 @@ export interface ProcessResult {
  * codes, the ledger, the receipt, and the event's own `processed_at`) is written in one transaction.
  */
 export function createPaymentEventProcessor({
-  db,
+  sql,
   orders,
   queue,
   logger = silentLogger,
@@ -135,8 +135,6 @@ export function createPaymentEventProcessor({
   adoptAfterMs = ADOPT_UNKNOWN_PAYMENT_AFTER_MS,
   maxAttempts = PAYMENT_EVENT_ATTEMPTS,
 }: PaymentEventProcessorDeps) {
-  const sql = sqlOf(db);
-
   /**
    * The store's payment the event is about: `found`, as processEvent's statement locked it (by the
    * provider's id, else one of the order's payments of that method still without one: a widget or

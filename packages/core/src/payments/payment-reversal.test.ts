@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { createCodeCipher, sqlOf } from '@store/db';
+import { createCodeCipher } from '@store/db';
 import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, createLedgerService, creditCustomer } from '../ledger/ledger-service.ts';
@@ -25,7 +25,11 @@ const db = () => database.prisma;
 beforeAll(async () => {
   database = await createTestDatabase();
   refs = await createProductRefs(db());
-  orders = createOrderService({ db: db(), promo: createPromoService({ db: db() }), publicUrl: 'https://store.test' });
+  orders = createOrderService({
+    sql: database.sql,
+    promo: createPromoService({ db: db(), sql: database.sql }),
+    publicUrl: 'https://store.test',
+  });
 });
 afterAll(async () => {
   await database?.cleanup();
@@ -76,8 +80,8 @@ function providerPayment(orderId: string, amountMinor: number) {
   const providerPaymentId = `pay_${randomBytes(8).toString('hex')}`;
   let version = 1;
   let paymentRow: Promise<unknown> | undefined;
-  const intake = createPaymentEventIntake({ db: db() });
-  const processor = createPaymentEventProcessor({ db: db(), orders });
+  const intake = createPaymentEventIntake({ sql: database.sql });
+  const processor = createPaymentEventProcessor({ sql: database.sql, orders });
   return {
     providerPaymentId,
     async send(
@@ -156,7 +160,7 @@ async function movementsOf(providerPaymentId: string) {
 
 /** The order's history as `who what from->to amount`, oldest first. */
 async function historyOf(orderId: string) {
-  return (await orderHistory(db(), orderId)).map((event) =>
+  return (await orderHistory(database.sql, orderId)).map((event) =>
     [
       event.actor,
       event.kind,
@@ -169,12 +173,12 @@ async function historyOf(orderId: string) {
 }
 
 async function expectBooksBalance() {
-  expect(await createLedgerService({ db: db() }).verifyBooks()).toEqual([]);
+  expect(await createLedgerService({ sql: database.sql }).verifyBooks()).toEqual([]);
 }
 
 async function fundFromAdjustments(userId: string, amountMinor: number) {
   const { adjustBalance } = await import('../ledger/ledger-service.ts');
-  await sqlOf(db()).transaction((tx) => adjustBalance(tx, { userId, amountMinor, key: `test:${randomUUID()}` }));
+  await database.sql.transaction((tx) => adjustBalance(tx, { userId, amountMinor, key: `test:${randomUUID()}` }));
 }
 
 describe('a purchase given back by the provider', () => {
@@ -262,7 +266,7 @@ describe('a purchase given back by the provider', () => {
     const pay = providerPayment(orderId, totalMinor);
     await pay.send({ status: 'succeeded' });
     const { createOrderOperations } = await import('../orders/order-operations.ts');
-    await createOrderOperations({ db: db(), publicUrl: 'https://store.test' }).refundOrder(orderId);
+    await createOrderOperations({ db: db(), sql: database.sql, publicUrl: 'https://store.test' }).refundOrder(orderId);
     expect(await customerOf(user.id)).toEqual({ balanceMinor: totalMinor, owedMinor: 0 });
     // Spent on something else.
     const spent = await purchase(user.id, { quantity: 1, type: 'spending' });
@@ -403,7 +407,7 @@ describe('a payment that did not pay the order, given back', () => {
         providerVersion: 2,
       },
     });
-    await sqlOf(db()).transaction((tx) =>
+    await database.sql.transaction((tx) =>
       creditCustomer(tx, {
         userId: user.id,
         key: `refund:${orderId}:payment:${row.id}`,
@@ -451,8 +455,8 @@ describe('the same refund told at once by several deliveries', () => {
       const { orderId, totalMinor } = await topUp(user.id, 150);
       const pay = providerPayment(orderId, totalMinor);
       await pay.send({ status: 'succeeded' });
-      const intake = createPaymentEventIntake({ db: db() });
-      const processor = createPaymentEventProcessor({ db: db(), orders });
+      const intake = createPaymentEventIntake({ sql: database.sql });
+      const processor = createPaymentEventProcessor({ sql: database.sql, orders });
       const stored = await Promise.all(
         Array.from({ length: 8 }, (_, index) =>
           intake.receiveCallback({

@@ -12,7 +12,7 @@ import {
   type SbpPaymentResponse,
   type UpiPaymentResponse,
 } from '@store/contract';
-import { type PrismaClient, qb, sqlOf } from '@store/db';
+import { type PrismaClient, qb, type SqlClient } from '@store/db';
 import { orderNumber } from '../mail/templates.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { type LockedOrder, orderColumns } from '../orders/order-sql.ts';
@@ -43,6 +43,7 @@ export const BANK_PAYMENT_MIN_LEAD_MS = 2 * 60_000;
 
 export interface PaymentServiceDeps {
   db: PrismaClient;
+  sql: SqlClient;
   orders: Pick<OrderService, 'createOrder' | 'createTopUpFor' | 'findPayableOrder' | 'paymentStatus'>;
   provider: PaymentProvider;
   reconciler: Pick<PaymentReconciler, 'reconcileOrder'>;
@@ -62,6 +63,7 @@ type PayableType = 'purchase' | 'balance';
  */
 export function createPaymentService({
   db,
+  sql,
   orders,
   provider,
   reconciler,
@@ -69,7 +71,6 @@ export function createPaymentService({
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentServiceDeps) {
-  const sql = sqlOf(db);
   const storeOrigin = new URL(publicUrl).origin;
   const returnUrl = (orderId: string) => {
     const url = new URL('/', publicUrl);
@@ -79,6 +80,7 @@ export function createPaymentService({
   const description = (orderId: string, locale: string | undefined) => paymentTexts(locale).goods(orderNumber(orderId));
   const { assertPayable, isKnownAttempt, openPayment, recordProviderPayment, refusedAttempt } = createPaymentAttempts({
     db,
+    sql,
     provider,
     logger,
     clock,

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@store/db';
+import type { PrismaClient, SqlClient } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
 import { repeatEvery } from '../shared/repeat.ts';
@@ -9,6 +9,7 @@ export const PAYMENT_SWEEP_INTERVAL_MS = 30_000;
 
 export interface PaymentEventSweepDeps {
   db: PrismaClient;
+  sql: SqlClient;
   queue: Pick<JobQueue, 'enqueue'>;
   now?: () => Date;
 }

@@ -32,7 +32,7 @@ beforeAll(async () => {
       cardLast4: '4242',
     },
   });
-  const intake = createPaymentEventIntake({ db });
+  const intake = createPaymentEventIntake({ sql: database.sql });
   const event = (over: Partial<PaymentCallbackEvent>): PaymentCallbackEvent => ({
     provider: 'sandbox',
     eventId: `evt_${randomUUID()}`,

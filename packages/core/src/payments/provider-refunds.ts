@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { type Queryable, qb, type SqlClient } from '@store/db';
 import { accounts, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
 import { actors } from '../orders/order-events.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -150,7 +150,7 @@ export function refundRetryDelayMs(attempts: number): number {
 export type RefundSendOutcome = 'succeeded' | 'refused' | 'retry_later' | 'given_up' | 'already_finished';
 
 export interface ProviderRefundsDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   provider: Pick<PaymentProvider, 'name' | 'refund' | 'getPayment'>;
   /** Where the provider's word on the refunded payment goes (the event intake), to be applied at once. */
   intake?: { receiveProviderPayment(provider: string, payment: ProviderPayment): Promise<unknown> };
@@ -161,15 +161,13 @@ export interface ProviderRefundsDeps {
 
 /** Sending the refunds the store asked for. */
 export function createProviderRefunds({
-  db,
+  sql,
   provider,
   intake,
   logger = silentLogger,
   clock = () => new Date(),
   maxAttempts = PROVIDER_REFUND_ATTEMPTS,
 }: ProviderRefundsDeps) {
-  const sql = sqlOf(db);
-
   /** Ends the refund, and says so in its order's history: one statement. */
   async function finish(
     id: string,
@@ -318,10 +316,10 @@ export type ProviderRefunds = ReturnType<typeof createProviderRefunds>;
  * never have reached the queue, and one waiting after an unreachable provider is due again.
  */
 export async function sweepProviderRefunds(
-  { db, queue, now = () => new Date() }: { db: PrismaClient; queue: Pick<JobQueue, 'enqueue'>; now?: () => Date },
+  { sql, queue, now = () => new Date() }: { sql: SqlClient; queue: Pick<JobQueue, 'enqueue'>; now?: () => Date },
   { limit = 100 }: { limit?: number } = {},
 ): Promise<string[]> {
-  const due = await sqlOf(db).query(
+  const due = await sql.query(
     qb
       .selectFrom('provider_refunds')
       .select('id')

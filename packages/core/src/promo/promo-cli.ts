@@ -176,7 +176,7 @@ export async function runPromoCli(argv: string[], io: PromoCliIo): Promise<numbe
 
   const database = await io.openDatabase();
   try {
-    const promo = createPromoService({ db: database.prisma, clock });
+    const promo = createPromoService({ db: database.prisma, sql: database.sql, clock });
     switch (command.kind) {
       case 'create':
         io.out(`created ${summary(await promo.createPromoCode(command.input))}`);

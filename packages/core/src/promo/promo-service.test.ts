@@ -20,7 +20,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemo(database.prisma, { cipher: createCodeCipher(devCodeKey()) });
   now = new Date();
-  promo = createPromoService({ db: database.prisma, clock: () => now });
+  promo = createPromoService({ db: database.prisma, sql: database.sql, clock: () => now });
   const pick = async (slug: string) => {
     const product = await database.prisma.product.findFirstOrThrow({
       where: { isActive: true, category: { slug } },
@@ -108,7 +108,7 @@ describe('redeemPromoCode', () => {
     await promo.createPromoCode({ code, percent: 10, validUntil: new Date(now.getTime() + DAY) });
     const customer = await createCustomer();
     const later = new Date(now.getTime() + 2 * DAY);
-    const late = createPromoService({ db: database.prisma, clock: () => later });
+    const late = createPromoService({ db: database.prisma, sql: database.sql, clock: () => later });
     const attempt = database.prisma.$transaction(async (tx) => {
       const order = await tx.order.create({
         data: { userId: customer.id, type: 'PURCHASE', subtotalMinor: 100, totalMinor: 100 },

@@ -1,5 +1,5 @@
 import { ErrorKeys, type PromoRefusal, type PromoResult, promoDiscountMinor, STORE_CURRENCY } from '@store/contract';
-import { isUniqueViolation, Prisma, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { isUniqueViolation, Prisma, type PrismaClient, type Queryable, qb, type SqlClient } from '@store/db';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
 import { type PromoRule, readPromoRule } from './promo-sql.ts';
@@ -82,6 +82,7 @@ export interface PromoCodeView {
 
 export interface PromoServiceDeps {
   db: PrismaClient;
+  sql: SqlClient;
   clock?: () => Date;
 }
 
@@ -111,9 +112,7 @@ function codeStatus(
  * from the order's lines with the code's row locked, so that the last use of a limited code goes to
  * exactly one order.
  */
-export function createPromoService({ db, clock = () => new Date() }: PromoServiceDeps) {
-  const sql = sqlOf(db);
-
+export function createPromoService({ db, sql, clock = () => new Date() }: PromoServiceDeps) {
   async function findPromo(tx: Prisma.TransactionClient, code: string): Promise<PromoWithScope | null> {
     return tx.promoCode.findUnique({ where: { code: normalizePromoCode(code) }, include: PROMO_INCLUDE });
   }

@@ -1,5 +1,5 @@
 import type { EmailSendJob, HealthJob, Job, PaymentEventJob, PaymentRefundJob } from '@store/contract';
-import { type PrismaClient, qb, sqlOf } from '@store/db';
+import { qb, type SqlClient } from '@store/db';
 import { createEmailDelivery, type DeliveryResult } from '../mail/email-delivery.ts';
 import type { Mailer } from '../mail/mail-types.ts';
 import { inJobSpan } from '../observability/tracing.ts';
@@ -9,7 +9,7 @@ import type { Logger } from '../shared/logger.ts';
 import type { HealthResult, JobContext, JobHandlers } from './job-queue.ts';
 
 export interface JobHandlerDeps {
-  db: PrismaClient;
+  sql: SqlClient;
   logger: Logger;
   /** Delivers `email.send` jobs: SMTP in the full stack, the dev outbox in the embedded mode. */
   mailer: Mailer;
@@ -26,11 +26,17 @@ export interface JobHandlerDeps {
 }
 
 /** The handlers of every job kind; the in-process queue and the BullMQ worker both run these. */
-export function createJobHandlers({ db, logger, mailer, paymentEvents, providerRefunds }: JobHandlerDeps): JobHandlers {
-  const delivery = createEmailDelivery({ db, mailer, logger });
+export function createJobHandlers({
+  sql,
+  logger,
+  mailer,
+  paymentEvents,
+  providerRefunds,
+}: JobHandlerDeps): JobHandlers {
+  const delivery = createEmailDelivery({ sql, mailer, logger });
   return {
     async health(job: HealthJob): Promise<HealthResult> {
-      await sqlOf(db).query(qb.selectNoFrom((eb) => eb.lit(1).as('one')));
+      await sql.query(qb.selectNoFrom((eb) => eb.lit(1).as('one')));
       logger.debug({ nonce: job.nonce }, 'health job handled');
       return { nonce: job.nonce, handledAt: new Date().toISOString(), database: 'ok' };
     },

@@ -55,7 +55,7 @@ describe('createJobHandlers', () => {
     const database = await createTestDatabase();
     try {
       const handlers = createJobHandlers({
-        db: database.prisma,
+        sql: database.sql,
         logger: silentLogger,
         mailer: createNoMailer(),
       });

@@ -1,4 +1,4 @@
-import { type Database, type PrismaClient, type Queryable, qb, sqlOf } from '@store/db';
+import { type Database, type PrismaClient, type Queryable, qb, type SqlClient } from '@store/db';
 import type { Logger } from '../shared/logger.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { CatalogueIndex, type IndexedProduct, type ReferenceData } from './catalogue-index.ts';
@@ -15,6 +15,7 @@ const RETRY_MS = 2_000;
 
 export interface IndexedProductSearchDeps {
   db: PrismaClient;
+  sql: SqlClient;
   /** The change feed (Database.listen). Without one the index is built once and never changes. */
   listen?: Database['listen'];
   logger?: Logger;
@@ -118,8 +119,7 @@ async function loadReference(db: PrismaClient): Promise<ReferenceData> {
 }
 
 /** Every product on sale, in batches by id so that a million rows never sit in one result. */
-async function loadProducts(db: PrismaClient): Promise<IndexedProduct[]> {
-  const sql = sqlOf(db);
+async function loadProducts(sql: SqlClient): Promise<IndexedProduct[]> {
   const products: IndexedProduct[] = [];
   let after = 0;
   for (;;) {
@@ -138,9 +138,9 @@ async function loadProducts(db: PrismaClient): Promise<IndexedProduct[]> {
   }
 }
 
-async function build(db: PrismaClient): Promise<{ index: CatalogueIndex; buildMs: number }> {
+async function build(db: PrismaClient, sql: SqlClient): Promise<{ index: CatalogueIndex; buildMs: number }> {
   const started = performance.now();
-  const [reference, products] = await Promise.all([loadReference(db), loadProducts(db)]);
+  const [reference, products] = await Promise.all([loadReference(db), loadProducts(sql)]);
   const index = CatalogueIndex.build(reference, products);
   return { index, buildMs: Math.round(performance.now() - started) };
 }
@@ -154,11 +154,11 @@ async function build(db: PrismaClient): Promise<{ index: CatalogueIndex; buildMs
  */
 export async function createIndexedProductSearch({
   db,
+  sql,
   listen,
   logger = silentLogger,
   batchMs = 50,
 }: IndexedProductSearchDeps): Promise<IndexedProductSearch> {
-  const sql = sqlOf(db);
   const pendingIds = new Set<number>();
   let reloadAll = false;
   let timer: NodeJS.Timeout | undefined;
@@ -190,7 +190,7 @@ export async function createIndexedProductSearch({
 
   // Changes notified while the first build reads wait for it: they are chained after it.
   let current!: Awaited<ReturnType<typeof build>>;
-  const first = build(db).then((built) => {
+  const first = build(db, sql).then((built) => {
     current = built;
   });
   running = first;
@@ -209,7 +209,7 @@ export async function createIndexedProductSearch({
   async function rebuild() {
     reloadAll = false;
     pendingIds.clear();
-    current = await build(db);
+    current = await build(db, sql);
     changed();
   }
 

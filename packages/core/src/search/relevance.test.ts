@@ -155,7 +155,7 @@ let search: IndexedProductSearch;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedDemo(db.prisma, { cipher: createCodeCipher(devCodeKey()) });
-  search = await createIndexedProductSearch({ db: db.prisma });
+  search = await createIndexedProductSearch({ db: db.prisma, sql: db.sql });
 });
 afterAll(async () => {
   await search?.close();
