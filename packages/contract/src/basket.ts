@@ -49,10 +49,12 @@ const noDuplicateIds = <T extends { id: number }>(field: 'id') =>
 /**
  * PATCH /basket: the queued changes of one flush (at most 30 queued before a flush; a longer list is
  * refused). A product appears at most once in a flush: the client folds its queue by product before
- * sending, so a duplicate is a client bug, not something to guess about.
+ * sending, so a duplicate is a client bug, not something to guess about. `flush_id` is optional: a
+ * flush that names one is applied once however often it is retried; one without is applied each time
+ * it arrives, for a client that does not retry.
  */
 export const BasketPatchBodySchema = z.object({
-  flush_id: RequestIdSchema,
+  flush_id: z.optional(RequestIdSchema),
   products: z
     .array(BasketChangeSchema, { error: ErrorKeys.requiredField })
     .check(

@@ -151,6 +151,22 @@ describe('GET and PATCH /api/basket', () => {
     expect(quantities(await flush(token, [up(id, 2)], flushId))).toEqual({ [id]: 3 });
   });
 
+  it('applies a flush without an id as it is sent, each time it arrives', async () => {
+    const { token, user } = await registerUser(ctx.app);
+    const { id } = await product();
+    const { id: other } = await product();
+    const once = await patch(token, { products: [up(id, 2), up(other)] });
+    expect(once.status, JSON.stringify(once.body)).toBe(200);
+    expect(quantities(BasketResponseSchema.parse(once.body))).toEqual({ [id]: 2, [other]: 1 });
+    const again = await patch(token, { products: [up(id, 2), down(other)] });
+    expect(quantities(BasketResponseSchema.parse(again.body))).toEqual({ [id]: 4 });
+    // Nothing is remembered for it; a later flush with an id is applied once, as always.
+    expect(await ctx.database.prisma.basketRequest.count({ where: { userId: user.id } })).toBe(0);
+    const flushId = randomUUID();
+    await flush(token, [down(id)], flushId);
+    expect(quantities(await flush(token, [down(id)], flushId))).toEqual({ [id]: 3 });
+  });
+
   it('applies a flush sent twice at the same moment once', async () => {
     const { token } = await registerUser(ctx.app);
     const { id } = await product();
@@ -308,10 +324,12 @@ describe('bad flushes', () => {
     expectFieldError(await send({ 0: up(id) }), 'products', ErrorKeys.requiredField);
   });
 
-  it('refuses a missing or malformed flush id', async () => {
-    expectFieldError(await patch(token, { products: [up(id)] }), 'flush_id', ErrorKeys.requiredField);
+  it('refuses a malformed flush id, and applies nothing of its flush', async () => {
+    const before = await basketOf(token);
     expectFieldError(await send([up(id)], 'flush-1'), 'flush_id', ErrorKeys.invalidValue);
     expectFieldError(await send([up(id)], 42), 'flush_id', ErrorKeys.requiredField);
+    expectFieldError(await send([up(id)], null), 'flush_id', ErrorKeys.requiredField);
+    expect(await basketOf(token)).toEqual(before);
   });
 
   it('refuses unknown products and products no longer sold, naming each, and applies nothing', async () => {

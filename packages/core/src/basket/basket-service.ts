@@ -149,18 +149,21 @@ export function createBasketService({ db, requestTtlMs = BASKET_REQUEST_TTL_MS }
 
   /**
    * Locks the basket, records the id and, unless it was seen before, runs `apply`, which answers
-   * the lines it capped; answers the basket.
+   * the lines it capped; answers the basket. Without an id there is nothing to recognise a retry
+   * by, so `apply` always runs.
    */
   function writeBasket(
     userId: string,
-    requestId: string,
+    requestId: string | undefined,
     kind: 'FLUSH' | 'MERGE',
     apply: (tx: Prisma.TransactionClient) => Promise<CappedLine[]>,
   ): Promise<BasketContents> {
     return db.$transaction(async (tx) => {
       await lockBasket(tx, userId);
       const capped = await removeUnavailableLines(tx, userId);
-      if (await recordRequest(tx, userId, requestId, kind)) {
+      if (requestId === undefined) {
+        capped.push(...(await apply(tx)));
+      } else if (await recordRequest(tx, userId, requestId, kind)) {
         capped.push(...(await apply(tx)));
         await pruneBasketRequests(tx, requestTtlMs);
       }
@@ -175,7 +178,8 @@ export function createBasketService({ db, requestTtlMs = BASKET_REQUEST_TTL_MS }
     },
 
     /**
-     * PATCH /basket: increases and decreases, in the order given. Unknown products, and increases
+     * PATCH /basket: increases and decreases, in the order given, once per `flush_id` (each time
+     * when there is none). Unknown products, and increases
      * of products no longer sold, refuse the whole flush with a 422 on `products.<index>.id`; a
      * decrease of a product no longer sold is taken as given, since its line is leaving anyway.
      */
