@@ -90,6 +90,17 @@ describe('registration', () => {
       ),
     ).toEqual({ new_password_confirmation: [ErrorKeys.passwordsDoNotMatch] });
   });
+
+  it('takes a password reset without its repeat, but a registration only with one', () => {
+    expect(PasswordResetConfirmSchema.safeParse({ password: 'Secret123' }).success).toBe(true);
+    expect(
+      fieldErrors(PasswordResetConfirmSchema.safeParse({ password: 'Secret123', password_confirmation: '' })),
+    ).toEqual({ password_confirmation: [ErrorKeys.passwordsDoNotMatch] });
+    const { password_confirmation: _repeat, ...withoutRepeat } = valid;
+    expect(fieldErrors(RegisterRequestSchema.safeParse(withoutRepeat))).toEqual({
+      password_confirmation: [ErrorKeys.requiredField],
+    });
+  });
 });
 
 describe('login', () => {

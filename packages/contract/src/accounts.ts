@@ -89,11 +89,15 @@ const PasswordRepeatSchema = z
   .string({ error: ErrorKeys.requiredField })
   .check(z.maxLength(PASSWORD_MAX, { error: ErrorKeys.tooLong }));
 
-/** Refuses a body whose `repeat` field differs from its `password` field, under the repeat. */
+/**
+ * Refuses a body whose `repeat` field differs from its `password` field, under the repeat. A repeat
+ * the schema leaves optional is compared only when it was sent.
+ */
 const matches =
   <K extends string, R extends string>(password: K, repeat: R) =>
-  (body: Record<K | R, string>, ctx: z.core.$RefinementCtx<Record<K | R, string>>) => {
-    if (body[password] !== body[repeat]) {
+  <T extends Record<K, string> & Partial<Record<R, string>>>(body: T, ctx: z.core.$RefinementCtx<T>) => {
+    const repeated: string | undefined = body[repeat];
+    if (repeated !== undefined && body[password] !== repeated) {
       ctx.addIssue({ code: 'custom', path: [repeat], message: ErrorKeys.passwordsDoNotMatch });
     }
   };
@@ -148,10 +152,14 @@ export const StockNotificationConfirmedSchema = z.object({
 });
 export type StockNotificationConfirmed = z.infer<typeof StockNotificationConfirmedSchema>;
 
+/**
+ * PATCH /password-reset/{token}: the new password, and its repeat when the client asks for one (the
+ * web app's form does); a repeat sent must match.
+ */
 export const PasswordResetConfirmSchema = z
   .object({
     password: NewPasswordSchema,
-    password_confirmation: PasswordRepeatSchema,
+    password_confirmation: z.optional(PasswordRepeatSchema),
   })
   .check(z.superRefine(matches('password', 'password_confirmation')));
 export type PasswordResetConfirm = z.input<typeof PasswordResetConfirmSchema>;

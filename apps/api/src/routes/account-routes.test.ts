@@ -330,6 +330,21 @@ describe('password reset', () => {
     expectFieldError(await patch(`/api/password-reset/${resetToken}`, body), 'token', ErrorKeys.tokenInvalid);
   });
 
+  it('sets the password from the password alone, without its repeat', async () => {
+    const { email } = await registerUser(ctx.app);
+    await post('/api/password-reset', { email });
+    const { token } = await emailedToken(ctx.database.prisma, email, 'password-reset');
+    expectFieldError(
+      await patch(`/api/password-reset/${token}`, { password: 'short' }),
+      'password',
+      ErrorKeys.passwordTooShort,
+    );
+    const response = await patch(`/api/password-reset/${token}`, { password: 'NewSecret1' });
+    expect(response.status).toBe(200);
+    OkResponseSchema.parse(response.body);
+    expect((await post('/api/login', { email, password: 'NewSecret1' })).status).toBe(200);
+  });
+
   it('lets only one of two simultaneous uses of a token win', async () => {
     const { email } = await registerUser(ctx.app);
     await post('/api/password-reset', { email });
