@@ -48,8 +48,8 @@ import { SANDBOX_PREFIX } from './plugins/payments-sandbox.ts';
  * test runs share, and on embedded PGlite, whose queries run on the event loop, every request may
  * wait seconds for the CPU. An answer still missing while HANG_AFTER_ANSWERS requests sent after it
  * have been answered, and at least HANG_MIN_MS after it was sent, is stuck, however busy the machine;
- * HANG_MS bounds the case where all are. The floor keeps answers slow on purpose (a password-reset
- * request takes at least 300 ms, so timing does not tell who has an account) from counting.
+ * HANG_MS bounds the case where all are. The floor keeps answers slow on purpose (a password hashed
+ * for a registration or a login) from counting.
  */
 const HANG_AFTER_ANSWERS = 500;
 const HANG_MIN_MS = 5_000;

@@ -103,8 +103,7 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await accounts.requestPasswordReset(request.body.email);
-      // The same answer whether or not the address has an account (see requestPasswordReset).
-      return { ok: true as const, message: 'If an account uses this address, a reset link is on its way.' };
+      return { ok: true as const, message: 'A reset link is on its way to this address.' };
     },
   );
 

@@ -48,7 +48,6 @@ function service(passwords: PasswordHasher) {
     queue,
     publicUrl: 'https://store.example',
     sessionTtlHours: 1,
-    passwordResetFloorMs: 0,
     passwords,
   });
 }

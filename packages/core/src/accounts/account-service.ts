@@ -47,19 +47,10 @@ export interface AccountServiceDeps {
   sessionTtlHours: number;
   clock?: () => Date;
   logger?: Logger;
-  /** Least time a password-reset request takes; see PASSWORD_RESET_FLOOR_MS. */
-  passwordResetFloorMs?: number;
   passwords?: PasswordHasher;
   /** Sessions checked in the last few seconds (sessions.ts); without it every call reads its session. */
   sessionCache?: SessionCache;
 }
-
-/**
- * A reset request for an address with an account writes a token and an email; one for an unknown
- * address writes nothing. Both answers wait until this much time has passed since the request
- * began, so the response time does not tell which addresses have accounts.
- */
-export const PASSWORD_RESET_FLOOR_MS = 300;
 
 export interface RegisterInput {
   name: string;
@@ -117,7 +108,6 @@ export function createAccountService({
   sessionTtlHours,
   clock = () => new Date(),
   logger = silentLogger,
-  passwordResetFloorMs = PASSWORD_RESET_FLOOR_MS,
   passwords = argon2Hasher,
   sessionCache,
 }: AccountServiceDeps) {
@@ -259,22 +249,17 @@ export function createAccountService({
     },
 
     /**
-     * Sends a reset link when the address has an account, and does nothing otherwise. The caller
-     * answers the same either way: SPEC.md's "Email not found" would tell anyone which addresses
-     * have accounts here, so we deliberately do not keep it.
+     * Sends a reset link to an address with an account; an address without one is a 422 on `email`
+     * (validation.emailNotFound), so the form can say so under the field. That tells nothing
+     * registration does not: it refuses a taken address. What bounds trying addresses one after
+     * another is the passwordReset rate limit.
      */
     async requestPasswordReset(email: string): Promise<void> {
-      const started = performance.now();
-      try {
-        const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
-        if (!user) return;
-        const now = clock();
-        const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
-        enqueueEmail(emailId);
-      } finally {
-        const left = passwordResetFloorMs - (performance.now() - started);
-        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-      }
+      const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
+      if (!user) throw ValidationError.field('email', ErrorKeys.emailNotFound, 'Email not found.');
+      const now = clock();
+      const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
+      enqueueEmail(emailId);
     },
 
     /**

@@ -2,7 +2,7 @@ import { OkResponseSchema, type PasswordResetRequest } from '@store/contract';
 import { useMutation } from '@tanstack/react-query';
 import { apiSend } from '../../../lib/api-client.ts';
 
-/** POST /password-reset: the answer is the same whether or not the address has an account. */
+/** POST /password-reset: mails a reset link; an address without an account is a 422 on `email`. */
 export const requestPasswordReset = (body: PasswordResetRequest) =>
   apiSend('POST', '/password-reset', body, OkResponseSchema);
 

@@ -36,4 +36,28 @@ describe('password reset request modal', () => {
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeVisible();
     expect(api.calls[0]?.body).toEqual({ email: 'ana@example.com' });
   });
+
+  it('says "Email not found" under the field for an address without an account, and stays open', async () => {
+    const api = mockApi({
+      'POST /api/password-reset': {
+        status: 422,
+        body: { message: 'Email not found.', errors: { email: ['validation.emailNotFound'] } },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(api.fetchMock));
+    const user = userEvent.setup();
+    act(() => openResetRequest());
+    renderWithApp(<AccountDialogs />);
+    const modal = screen.getByTestId('reset-request-modal');
+    const email = within(modal).getByLabelText('Email');
+    await user.type(email, 'nobody@example.com');
+    await user.click(within(modal).getByRole('button', { name: 'Send link' }));
+
+    expect(await within(modal).findByText('Email not found')).toBeVisible();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('heading', { name: 'Check your email' })).toBeNull();
+    // Another address clears it.
+    await user.type(email, 'x');
+    expect(within(modal).queryByText('Email not found')).toBeNull();
+  });
 });
