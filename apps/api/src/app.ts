@@ -100,7 +100,13 @@ const REDACTED = '[redacted]';
 /** The shape of every emailed token (EmailTokenSchema): 32 random bytes in base64url. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** Path segments whose next segment is an emailed token, of the API and of the web app's links. */
-const TOKEN_PATH_PARENTS = new Set(['password-reset', 'verify-email', 'email-update-confirmation']);
+const TOKEN_PATH_PARENTS = new Set([
+  'password-reset',
+  'verify-email',
+  'email-update-confirmation',
+  'undo',
+  'email-change-undo',
+]);
 /** Query parameters of emailed links: accountToken, emailToken, passwordToken, and any other *token*. */
 const TOKEN_PARAMETER = /token/i;
 

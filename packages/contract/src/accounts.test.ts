@@ -207,14 +207,15 @@ describe('email addresses', () => {
 });
 
 describe('email change', () => {
-  it('needs the current password beside the new address', () => {
+  it('takes the new address alone, or with a current password that is not blank', () => {
     expect(EmailUpdateRequestSchema.parse({ email: 'New@Example.com', password: 'any thing!' })).toEqual({
       email: 'new@example.com',
       password: 'any thing!',
     });
-    expect(fieldErrors(EmailUpdateRequestSchema.safeParse({ email: 'new@example.com' })).password).toContain(
-      ErrorKeys.requiredField,
-    );
+    expect(EmailUpdateRequestSchema.parse({ email: 'New@Example.com' })).toEqual({ email: 'new@example.com' });
+    expect(
+      fieldErrors(EmailUpdateRequestSchema.safeParse({ email: 'new@example.com', password: '' })).password,
+    ).toContain(ErrorKeys.requiredField);
     expect(
       fieldErrors(EmailUpdateRequestSchema.safeParse({ email: 'new@example.com', password: ' ' })).password,
     ).toContain(ErrorKeys.requiredField);

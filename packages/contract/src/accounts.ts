@@ -171,10 +171,12 @@ export type TokenBody = z.input<typeof TokenBodySchema>;
 export const EmailUpdateRequestSchema = z.object({
   email: EmailSchema,
   /**
-   * The current password (docs/api.md, "Accounts and profile"): a session alone, on a borrowed
-   * device or from a stolen token, must not be enough to move the account elsewhere.
+   * The current password, checked when sent (the web app's form asks for it). A session alone may
+   * ask for the change: what keeps one on a borrowed device or from a stolen token from moving the
+   * account elsewhere is the old address, which is told of the change with a link that undoes it
+   * (docs/api.md, "Changing the address").
    */
-  password: LoginPasswordSchema,
+  password: z.optional(LoginPasswordSchema),
 });
 export type EmailUpdateRequest = z.input<typeof EmailUpdateRequestSchema>;
 

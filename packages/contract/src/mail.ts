@@ -29,10 +29,14 @@ export const TOKEN_EMAIL_TEMPLATES = [
 export type TokenEmailTemplate = (typeof TOKEN_EMAIL_TEMPLATES)[number];
 
 /**
- * Two notices, whose link carries no token and opens the store:
- * - email-changed: to the old address once a change is confirmed, so a taken-over account is noticed;
+ * The notices: each tells of something done, and says what to do if the reader did not do it.
+ * - email-changed: to the old address once a change is confirmed. Its link,
+ *   `/email-change-undo/{token}`, carries a token that works for a week: it puts the old address
+ *   back, signs the account out everywhere and ends its password, so a change made from a stolen
+ *   session does not keep the account;
  * - email-in-use: to an address someone tried to move another account to; that caller is told
- *   the same as for a free address, so the change form does not reveal who has an account;
+ *   the same as for a free address, so the change form does not reveal who has an account; the
+ *   link opens the store;
  * - back-in-stock: to whoever asked on a sold-out product's page and confirmed the address, once,
  *   when its stock returns; the link opens the product.
  */
@@ -118,8 +122,9 @@ export const EmailDataSchema = z.object({
 export type EmailData = z.infer<typeof EmailDataSchema>;
 
 /**
- * Token lifetimes, in minutes. A notice has no token; its figure is how long it stays worth sending
- * (a notice that could not go out for a week is stale news, no longer a warning).
+ * Token lifetimes, in minutes. For a notice without a token the figure is how long it stays worth
+ * sending (a notice that could not go out for a week is stale news, no longer a warning); the
+ * email-changed notice's undo link works as long.
  */
 export const EMAIL_TOKEN_TTL_MINUTES: Record<TokenEmailTemplate | NoticeTemplate, number> = {
   'account-activation': 72 * 60,

@@ -42,6 +42,8 @@ describe('the request log', () => {
     [`/api/profile/email-update-confirmation/${token}?x=1`, '/api/profile/email-update-confirmation/[redacted]?x=1'],
     [`/password-reset/${token}`, '/password-reset/[redacted]'],
     [`/verify-email/${token}`, '/verify-email/[redacted]'],
+    [`/api/profile/email-update/undo/${token}`, '/api/profile/email-update/undo/[redacted]'],
+    [`/email-change-undo/${token.slice(0, 40)}`, '/email-change-undo/[redacted]'],
     [`/?accountToken=${token}`, '/?accountToken=[redacted]'],
     [`/?emailToken=${token}&utm_source=mail`, '/?emailToken=[redacted]&utm_source=mail'],
     [`/profile?passwordToken=${token}`, '/profile?passwordToken=[redacted]'],

@@ -17,6 +17,9 @@ afterAll(async () => {
 const post = (url: string, body?: unknown, token?: string) => call(ctx.app, 'POST', url, { body, token });
 const patch = (url: string, body?: unknown, token?: string) => call(ctx.app, 'PATCH', url, { body, token });
 const getUser = (token?: string) => call(ctx.app, 'GET', '/api/user', { token });
+/** The outbox rows written to an address, oldest first. */
+const outbox = (to: string) =>
+  ctx.database.prisma.outboundEmail.findMany({ where: { toAddress: to }, orderBy: { createdAt: 'asc' } });
 
 describe('every profile call needs a live session', () => {
   it.each([
@@ -99,8 +102,6 @@ describe('email change', () => {
     (await ctx.database.prisma.session.findMany({ where: { userId, revokedAt: null }, select: { id: true } })).map(
       (session) => session.id,
     );
-  const outbox = (to: string) =>
-    ctx.database.prisma.outboundEmail.findMany({ where: { toAddress: to }, orderBy: { createdAt: 'asc' } });
 
   it('mails the new address and switches to it on confirmation', async () => {
     const { token, email, user } = await registerUser(ctx.app);
@@ -133,18 +134,31 @@ describe('email change', () => {
     );
   });
 
-  it('needs the current password, and mails nothing without the right one', async () => {
+  it('checks the current password when one is sent, and mails nothing after a wrong one', async () => {
     const { token } = await registerUser(ctx.app);
     const { email: wanted } = uniqueCustomer();
     const wrong = await patch('/api/profile/email-update', { email: wanted, password: 'Wrong12345' }, token);
     expectFieldError(wrong, 'password', ErrorKeys.wrongPassword);
     expect(wrong.body.errors).toEqual({ password: [ErrorKeys.wrongPassword] });
     expectFieldError(
-      await patch('/api/profile/email-update', { email: wanted }, token),
+      await patch('/api/profile/email-update', { email: wanted, password: '' }, token),
       'password',
       ErrorKeys.requiredField,
     );
     expect(await outbox(wanted)).toEqual([]);
+  });
+
+  it('takes the new address alone: the link goes to it, and confirming it works as with the password', async () => {
+    const { token, email } = await registerUser(ctx.app);
+    const { email: wanted } = uniqueCustomer();
+    const request = await patch('/api/profile/email-update', { email: wanted }, token);
+    expect(request.status).toBe(200);
+    OkResponseSchema.parse(request.body);
+    const { token: changeToken } = await emailedToken(ctx.database.prisma, wanted, 'email-change');
+    expect((await getUser(token)).body.user.email).toBe(email);
+    const confirm = await patch(`/api/profile/email-update-confirmation/${changeToken}`, undefined, token);
+    expect(UserResponseSchema.parse(confirm.body).user.email).toBe(wanted);
+    expect((await emailedToken(ctx.database.prisma, email, 'email-changed')).row.toAddress).toBe(email);
   });
 
   it('answers a taken address (any case) exactly as a free one, and tells its holder instead', async () => {
@@ -238,7 +252,11 @@ describe('email change', () => {
     const notices = (await outbox(me.email)).filter((row) => row.template === 'email-changed');
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ locale: 'pt-BR', status: 'PENDING' });
-    expect(notices[0]?.data).toMatchObject({ name: me.user.name, link: `${PUBLIC_URL}/faq` });
+    expect(notices[0]?.data).toMatchObject({
+      name: me.user.name,
+      link: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/email-change-undo/[A-Za-z0-9_-]{43}$`)),
+      expiresInMinutes: 7 * 24 * 60,
+    });
     expect(await outbox(newEmail)).toHaveLength(1);
 
     const body = { password: 'Takeover1', password_confirmation: 'Takeover1' };
@@ -283,6 +301,147 @@ describe('email change', () => {
       'token',
       ErrorKeys.tokenInvalid,
     );
+  });
+});
+
+describe('undoing a change of address', () => {
+  const undo = (token: string) => post(`/api/profile/email-update/undo/${token}`);
+  const login = (email: string, password: string) => post('/api/login', { email, password });
+
+  /** A customer whose address was changed from `email` (another session confirmed it), and the undo link's token. */
+  async function changedAway(options: { password?: string } = {}) {
+    const me = await registerUser(ctx.app);
+    const { email: newEmail } = uniqueCustomer();
+    await patch('/api/profile/email-update', { email: newEmail, ...options }, me.token);
+    const { token: changeToken } = await emailedToken(ctx.database.prisma, newEmail, 'email-change');
+    const confirm = await patch(`/api/profile/email-update-confirmation/${changeToken}`, undefined, me.token);
+    expect(confirm.status).toBe(200);
+    const { token } = await emailedToken(ctx.database.prisma, me.email, 'email-changed');
+    return { ...me, newEmail, undoToken: token };
+  }
+
+  it('puts the old address back, signs out every session, ends the password and mails a reset link, once', async () => {
+    const me = await changedAway();
+    const elsewhere = (await login(me.newEmail, PASSWORD)).body.token as string;
+
+    const response = await undo(me.undoToken);
+    expect(response.status).toBe(200);
+    OkResponseSchema.parse(response.body);
+    const user = await ctx.database.prisma.user.findUniqueOrThrow({ where: { id: me.user.id } });
+    expect(user.email).toBe(me.email);
+    expect(user.emailVerifiedAt).not.toBeNull();
+    for (const token of [me.token, elsewhere]) expect((await getUser(token)).status).toBe(401);
+    expect(await ctx.database.prisma.session.count({ where: { userId: me.user.id, revokedAt: null } })).toBe(0);
+    // Nobody signs in with the password any more, under either address.
+    expect((await login(me.email, PASSWORD)).status).toBe(422);
+    expect((await login(me.newEmail, PASSWORD)).status).toBe(422);
+    expectFieldError(await undo(me.undoToken), 'token', ErrorKeys.tokenInvalid);
+
+    const reset = await emailedToken(ctx.database.prisma, me.email, 'password-reset');
+    const body = { password: 'Regained12' };
+    expect((await patch(`/api/password-reset/${reset.token}`, body)).status).toBe(200);
+    expect((await login(me.email, 'Regained12')).status).toBe(200);
+  });
+
+  it('works for a week, without a session, and refuses unknown, expired and malformed links', async () => {
+    const me = await changedAway({ password: PASSWORD });
+    await ctx.database.prisma.emailToken.updateMany({
+      where: { userId: me.user.id, purpose: 'EMAIL_CHANGE_UNDO' },
+      data: { expiresAt: new Date(Date.now() - 1) },
+    });
+    expectFieldError(await undo(me.undoToken), 'token', ErrorKeys.tokenInvalid);
+    expectFieldError(await undo('A'.repeat(43)), 'token', ErrorKeys.tokenInvalid);
+    expectFieldError(await undo('short'), 'token', ErrorKeys.tokenInvalid);
+    const other = await registerUser(ctx.app);
+    const activation = await emailedToken(ctx.database.prisma, other.email, 'account-activation');
+    expectFieldError(await undo(activation.token), 'token', ErrorKeys.tokenInvalid);
+    expect((await getUser(me.token)).body.user.email).toBe(me.newEmail);
+
+    const fresh = await changedAway();
+    const row = await ctx.database.prisma.emailToken.findFirstOrThrow({
+      where: { userId: fresh.user.id, purpose: 'EMAIL_CHANGE_UNDO' },
+    });
+    // A week from when it was written (the row's creation time is the database's clock).
+    expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - 7 * 24 * 3_600_000)).toBeLessThan(60_000);
+    expect(row.payload).toEqual({ email: fresh.email });
+  });
+
+  it('holds the old address for the account while the link works', async () => {
+    const me = await changedAway();
+    const taken = await call(ctx.app, 'POST', '/api/register', {
+      body: { name: 'Squatter1', email: me.email, password: PASSWORD, password_confirmation: PASSWORD },
+    });
+    expectFieldError(taken, 'email', ErrorKeys.emailTaken);
+
+    // Another customer asking for it is answered as for a free address; the old address is told.
+    const other = await registerUser(ctx.app);
+    const { email: free } = uniqueCustomer();
+    const asked = await patch('/api/profile/email-update', { email: me.email.toUpperCase() }, other.token);
+    const control = await patch('/api/profile/email-update', { email: free }, other.token);
+    expect(asked.body).toEqual(control.body);
+    const notices = (await outbox(me.email)).filter((row) => row.template === 'email-in-use');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.data).toMatchObject({ name: me.user.name });
+    expect(
+      await ctx.database.prisma.emailToken.count({
+        where: { userId: other.user.id, purpose: 'EMAIL_CHANGE', payload: { equals: { email: me.email } } },
+      }),
+    ).toBe(0);
+
+    expect((await undo(me.undoToken)).status).toBe(200);
+    expect((await ctx.database.prisma.user.findUniqueOrThrow({ where: { id: me.user.id } })).email).toBe(me.email);
+  });
+
+  it('frees the old address once the link has expired', async () => {
+    const me = await changedAway();
+    await ctx.database.prisma.emailToken.updateMany({
+      where: { userId: me.user.id, purpose: 'EMAIL_CHANGE_UNDO' },
+      data: { expiresAt: new Date(Date.now() - 1) },
+    });
+    const registered = await call(ctx.app, 'POST', '/api/register', {
+      body: { name: 'Newcomer1', email: me.email, password: PASSWORD, password_confirmation: PASSWORD },
+    });
+    expect(registered.status).toBe(201);
+  });
+
+  it('survives a password reset and later changes made from the new address; undoing ends their undo links', async () => {
+    const me = await changedAway();
+    const first = me.undoToken;
+    // Whoever reads the new address resets the password from it and moves the account on again.
+    await post('/api/password-reset', { email: me.newEmail });
+    const reset = await emailedToken(ctx.database.prisma, me.newEmail, 'password-reset');
+    expect((await patch(`/api/password-reset/${reset.token}`, { password: 'Intruder12' })).status).toBe(200);
+    const intruder = (await login(me.newEmail, 'Intruder12')).body.token as string;
+    const { email: third } = uniqueCustomer();
+    await patch('/api/profile/email-update', { email: third }, intruder);
+    const change = await emailedToken(ctx.database.prisma, third, 'email-change');
+    expect((await patch(`/api/profile/email-update-confirmation/${change.token}`, undefined, intruder)).status).toBe(
+      200,
+    );
+    const second = (await emailedToken(ctx.database.prisma, me.newEmail, 'email-changed')).token;
+
+    // The later undo link, used first, does not end the earlier one.
+    expect((await undo(second)).status).toBe(200);
+    expect((await undo(first)).status).toBe(200);
+    const user = await ctx.database.prisma.user.findUniqueOrThrow({ where: { id: me.user.id } });
+    expect(user.email).toBe(me.email);
+    expect((await login(me.email, 'Intruder12')).status).toBe(422);
+    expect((await getUser(intruder)).status).toBe(401);
+  });
+
+  it('ends the undo links of the changes made after it, and keeps those of earlier ones', async () => {
+    const me = await changedAway();
+    const first = me.undoToken;
+    const { email: third } = uniqueCustomer();
+    const session = (await login(me.newEmail, PASSWORD)).body.token as string;
+    await patch('/api/profile/email-update', { email: third }, session);
+    const change = await emailedToken(ctx.database.prisma, third, 'email-change');
+    await patch(`/api/profile/email-update-confirmation/${change.token}`, undefined, session);
+    const second = (await emailedToken(ctx.database.prisma, me.newEmail, 'email-changed')).token;
+
+    expect((await undo(first)).status).toBe(200);
+    expectFieldError(await undo(second), 'token', ErrorKeys.tokenInvalid);
+    expect((await ctx.database.prisma.user.findUniqueOrThrow({ where: { id: me.user.id } })).email).toBe(me.email);
   });
 });
 

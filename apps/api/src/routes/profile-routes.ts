@@ -17,7 +17,8 @@ const errors = { 401: MessageErrorSchema, 422: ValidationErrorSchema, 429: Messa
 
 /**
  * Profile changes of the signed-in customer (docs/api.md, "Accounts and profile"). Email and password
- * changes are two steps: a request that mails a link, then the confirmation with the link's token.
+ * changes are two steps: a request that mails a link, then the confirmation with the link's token. A
+ * confirmed change of address mails the old address a link that undoes it, which works signed out.
  */
 export default async function profileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -64,8 +65,8 @@ export default async function profileRoutes(fastify: FastifyInstance) {
     '/profile/email-update',
     {
       onRequest,
-      // It mails an address the caller names and checks the current password: the mailing limit,
-      // tighter than a login's, bounds both the mail sent and the passwords tried.
+      // It mails an address the caller names and checks the current password when sent: the mailing
+      // limit, tighter than a login's, bounds both the mail sent and the passwords tried.
       config: mailing,
       schema: { tags, security, body: EmailUpdateRequestSchema, response: { 200: OkResponseSchema, ...errors } },
     },
@@ -85,6 +86,28 @@ export default async function profileRoutes(fastify: FastifyInstance) {
       schema: { tags, security, params: TokenParamsSchema, response: { 200: UserResponseSchema, ...errors } },
     },
     async (request) => ({ user: await accounts.confirmEmailChange(request.user, request.params.token) }),
+  );
+
+  app.post(
+    '/profile/email-update/undo/:token',
+    {
+      // The link's token is the credential: it was mailed to the address the change left, and the
+      // undo signs every session out, so whoever follows it may well be signed out already.
+      config: mailing,
+      schema: {
+        tags,
+        summary: 'Undoes a change of address from the link mailed to the old address',
+        params: TokenParamsSchema,
+        response: { 200: OkResponseSchema, 409: MessageErrorSchema, 422: errors[422], 429: errors[429] },
+      },
+    },
+    async (request) => {
+      await accounts.undoEmailChange(request.params.token);
+      return {
+        ok: true as const,
+        message: 'The address is back and every session was signed out. A link to choose a new password is on its way.',
+      };
+    },
   );
 
   app.patch(

@@ -19,13 +19,15 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import {
+  ACCOUNT_LINK_PURPOSES,
   assertLiveEmailToken,
   consumeEmailToken,
-  EMAIL_TOKEN_PURPOSES,
   expireEmailTokens,
+  generateEmailToken,
   invalidToken,
   issueEmailToken,
   TEMPLATE_BY_PURPOSE,
+  undoHolderOf,
 } from './email-tokens.ts';
 import { argon2Hasher, type PasswordHasher } from './password-hashing.ts';
 import {
@@ -97,8 +99,11 @@ function payloadText(payload: Prisma.JsonValue | null, key: 'email' | 'passwordH
   throw invalidToken();
 }
 
-/** The notices about the account itself; back-in-stock is the catalogue's. */
-type AccountNoticeTemplate = Exclude<NoticeTemplate, 'back-in-stock'>;
+/**
+ * The notices about the account that carry no token; back-in-stock is the catalogue's, and
+ * email-changed carries the link that undoes the change.
+ */
+type AccountNoticeTemplate = Exclude<NoticeTemplate, 'back-in-stock' | 'email-changed'>;
 
 export function createAccountService({
   db,
@@ -119,11 +124,11 @@ export function createAccountService({
     PASSWORD_RESET: (token) => `${base}/password-reset/${token}`,
     EMAIL_CHANGE: (token) => `${base}/?emailToken=${token}`,
     PASSWORD_CHANGE: (token) => `${base}/?passwordToken=${token}`,
+    EMAIL_CHANGE_UNDO: (token) => `${base}/email-change-undo/${token}`,
   };
 
-  /** Where a notice sends the reader: help (the FAQ leads to support) or the store itself. */
+  /** Where a notice sends the reader: the store itself. */
   const noticeLink: Record<AccountNoticeTemplate, string> = {
-    'email-changed': `${base}/faq`,
     'email-in-use': `${base}/`,
   };
 
@@ -178,6 +183,22 @@ export function createAccountService({
     void enqueueEmailSend(queue, emailId, logger);
   }
 
+  /**
+   * Whoever else has `email`: the account with that address, else the account a live undo link
+   * would give it back to (undoHolderOf); null when the address is free for `userId`.
+   */
+  async function holderOf(
+    tx: Prisma.TransactionClient,
+    email: string,
+    now: Date,
+    userId?: string,
+  ): Promise<UserRow | null> {
+    const owner = await tx.user.findUnique({ where: { email } });
+    if (owner) return owner.id === userId ? null : owner;
+    const heldFor = await undoHolderOf(tx, email, now, userId);
+    return heldFor ? tx.user.findUnique({ where: { id: heldFor } }) : null;
+  }
+
   async function requireUser(userId: string): Promise<UserRow> {
     const user = await db.user.findUnique({ where: { id: userId } });
     // A valid session of a deleted user cannot exist (sessions cascade), so this is a race: 401.
@@ -189,9 +210,9 @@ export function createAccountService({
     /** SPEC.md section 7, POST /register: the account, a session, and the activation email. */
     async register(input: RegisterInput, meta: SessionMeta): Promise<SignedIn> {
       const email = input.email.toLowerCase();
-      if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
-      const passwordHash = await passwords.hash(input.password);
       const now = clock();
+      if (await holderOf(db, email, now)) throw emailTaken();
+      const passwordHash = await passwords.hash(input.password);
       const expiresAt = sessionExpiry(now);
       try {
         const { user, sessionId, emailId } = await db.$transaction(async (tx) => {
@@ -335,26 +356,30 @@ export function createAccountService({
     },
 
     /**
-     * Step one of an email change, for the holder of the current password only: a link to the NEW
-     * address, which the token remembers. When another account has that address, its holder gets a
-     * notice instead, and the caller sees exactly what a free address gives (same answer, same
-     * writes to its own account), so the form does not tell who has an account here.
+     * Step one of an email change: a link to the NEW address, which the token remembers. The
+     * current password is checked when sent; a session alone may ask, since the change only takes
+     * effect from the new address's link and the old address can undo it for a week
+     * (confirmEmailChange). When another account has that address, or an undo link holds it for
+     * one, that account gets a notice instead, and the caller sees exactly what a free address gives
+     * (same answer, same writes to its own account), so the form does not tell who has an account.
      */
-    async requestEmailChange(userId: string, input: { email: string; password: string }): Promise<void> {
+    async requestEmailChange(userId: string, input: { email: string; password?: string | undefined }): Promise<void> {
       const email = input.email.toLowerCase();
       const user = await requireUser(userId);
-      if (!(await passwords.verify(user.passwordHash, input.password))) throw wrongPassword();
+      if (input.password !== undefined && !(await passwords.verify(user.passwordHash, input.password))) {
+        throw wrongPassword();
+      }
       if (email === user.email) {
         throw ValidationError.field('email', ErrorKeys.sameEmail, 'This is already your email address.');
       }
       const now = clock();
       const emailId = await db.$transaction(async (tx) => {
-        const holder = await tx.user.findUnique({ where: { email } });
+        const holder = await holderOf(tx, email, now, user.id);
         if (!holder) return mailToken(tx, user, 'EMAIL_CHANGE', now, { to: email, payload: { email } });
         // A new request ends the previous link whatever the address, or an earlier link that still
         // worked would tell the caller this address is taken.
         await expireEmailTokens(tx, user.id, ['EMAIL_CHANGE'], now);
-        return mailNotice(tx, holder, 'email-in-use', holder.email);
+        return mailNotice(tx, holder, 'email-in-use', email);
       });
       enqueueEmail(emailId);
     },
@@ -362,7 +387,9 @@ export function createAccountService({
     /**
      * Step two, from the session that confirms: the address is checked again, since someone may
      * have taken it meanwhile. Whoever else was signed in, or holds a link mailed to the old
-     * address, loses the account with it; the old address is told, so a takeover does not go unseen.
+     * address, loses the account with it. The old address is told, with a link that undoes the
+     * change for a week (undoEmailChange): a change asked for from a stolen session does not keep
+     * the account, and until that link expires no other account may take the old address.
      */
     async confirmEmailChange(session: AuthenticatedSession, token: string): Promise<User> {
       const { userId } = session;
@@ -371,14 +398,13 @@ export function createAccountService({
         const { user, noticeId } = await db.$transaction(async (tx) => {
           const row = await consumeEmailToken(tx, { token, purpose: 'EMAIL_CHANGE', userId, now });
           const email = payloadText(row.payload, 'email');
-          const holder = await tx.user.findUnique({ where: { email }, select: { id: true } });
-          if (holder && holder.id !== userId) throw emailTaken();
+          if (await holderOf(tx, email, now, userId)) throw emailTaken();
           const before = await tx.user.findUniqueOrThrow({ where: { id: userId } });
           // Opening the link proved the customer reads the new address.
           const user = await tx.user.update({ where: { id: userId }, data: { email, emailVerifiedAt: now } });
           await revokeSessions(tx, userId, now, { except: session.sessionId });
-          await expireEmailTokens(tx, userId, EMAIL_TOKEN_PURPOSES, now);
-          const noticeId = await mailNotice(tx, before, 'email-changed', before.email);
+          await expireEmailTokens(tx, userId, ACCOUNT_LINK_PURPOSES, now);
+          const noticeId = await mailToken(tx, before, 'EMAIL_CHANGE_UNDO', now, { payload: { email: before.email } });
           return { user, noticeId };
         });
         sessionCache?.forgetUser(userId);
@@ -386,6 +412,52 @@ export function createAccountService({
         return toUserView(user);
       } catch (error) {
         if (isUniqueViolation(error)) throw emailTaken();
+        throw error;
+      }
+    },
+
+    /**
+     * The link of the email-changed notice, followed from the address a change left: that address
+     * comes back, every session ends, and so does the password, since whoever made the change may
+     * know it or have set it from the new address's reset link; the address gets a link to choose a
+     * new one. Every pending link ends too, and so do the undo links of changes made after this one,
+     * which would move the account away again; those of earlier changes stay. The token is the
+     * credential: whoever follows the link is signed out anyway.
+     */
+    async undoEmailChange(token: string): Promise<void> {
+      const now = clock();
+      // Only a live link costs a hash, as for a password reset.
+      await assertLiveEmailToken(db, { token, purpose: 'EMAIL_CHANGE_UNDO', now });
+      const passwordHash = await passwords.hash(generateEmailToken());
+      const addressInUse = () => new ConflictError('Another account uses this address now.');
+      try {
+        const { userId, emailId } = await db.$transaction(async (tx) => {
+          const row = await consumeEmailToken(tx, { token, purpose: 'EMAIL_CHANGE_UNDO', now });
+          const email = payloadText(row.payload, 'email');
+          const owner = await tx.user.findUnique({ where: { email }, select: { id: true } });
+          if (owner && owner.id !== row.userId) throw addressInUse();
+          const user = await tx.user.update({
+            where: { id: row.userId },
+            data: { email, emailVerifiedAt: now, passwordHash },
+          });
+          await revokeSessions(tx, user.id, now);
+          await expireEmailTokens(tx, user.id, ACCOUNT_LINK_PURPOSES, now);
+          await tx.emailToken.updateMany({
+            where: {
+              userId: user.id,
+              purpose: 'EMAIL_CHANGE_UNDO',
+              usedAt: null,
+              expiresAt: { gt: now },
+              createdAt: { gt: row.createdAt },
+            },
+            data: { expiresAt: now },
+          });
+          return { userId: user.id, emailId: await mailToken(tx, user, 'PASSWORD_RESET', now) };
+        });
+        sessionCache?.forgetUser(userId);
+        enqueueEmail(emailId);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw addressInUse();
         throw error;
       }
     },

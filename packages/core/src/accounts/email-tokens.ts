@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EMAIL_TOKEN_TTL_MINUTES, type EmailTemplate, ErrorKeys } from '@store/contract';
-import type { EmailTokenPurpose, Prisma } from '@store/db';
+import { type EmailTokenPurpose, type Prisma, prismaQueryable, qb, sql } from '@store/db';
 import { ValidationError } from '../shared/errors.ts';
 
 /** Each purpose of a token and the email that carries it. */
@@ -10,9 +10,17 @@ export const TEMPLATE_BY_PURPOSE = {
   PASSWORD_RESET: 'password-reset',
   EMAIL_CHANGE: 'email-change',
   PASSWORD_CHANGE: 'password-change',
+  EMAIL_CHANGE_UNDO: 'email-changed',
 } as const satisfies Record<EmailTokenPurpose, EmailTemplate>;
 
 export const EMAIL_TOKEN_PURPOSES = Object.keys(TEMPLATE_BY_PURPOSE) as EmailTokenPurpose[];
+
+/**
+ * The links that act on the account as it is: everything but the undo links, which act on a change
+ * of address already made and are the old address's recourse against it. Whatever ends the pending
+ * links (a change of address, an undo) ends these and leaves those.
+ */
+export const ACCOUNT_LINK_PURPOSES = EMAIL_TOKEN_PURPOSES.filter((purpose) => purpose !== 'EMAIL_CHANGE_UNDO');
 
 /** 32 random bytes, base64url: 43 characters, the shape EmailTokenSchema accepts. */
 export function generateEmailToken(): string {
@@ -37,14 +45,19 @@ export interface IssueEmailTokenInput {
 
 /**
  * Stores a new token and returns it in clear, for the email only. The user's older unused tokens of
- * the same purpose stop working: only the latest link does what it says.
+ * the same purpose stop working: only the latest link does what it says. Undo links are the
+ * exception: each puts back the address its own change left, so a second change must not end the
+ * link that undoes the first, or whoever made both would have silenced the address that could stop
+ * them.
  */
 export async function issueEmailToken(tx: Prisma.TransactionClient, input: IssueEmailTokenInput) {
   const { userId, purpose, payload, now } = input;
-  await tx.emailToken.updateMany({
-    where: { userId, purpose, usedAt: null, expiresAt: { gt: now } },
-    data: { expiresAt: now },
-  });
+  if (purpose !== 'EMAIL_CHANGE_UNDO') {
+    await tx.emailToken.updateMany({
+      where: { userId, purpose, usedAt: null, expiresAt: { gt: now } },
+      data: { expiresAt: now },
+    });
+  }
   const token = generateEmailToken();
   const expiresInMinutes = emailTokenTtlMinutes(purpose);
   await tx.emailToken.create({
@@ -115,4 +128,30 @@ export async function consumeEmailToken(tx: Prisma.TransactionClient, input: Con
   const row = await tx.emailToken.findUnique({ where: { tokenHash: hashEmailToken(input.token) } });
   if (!row) throw invalidToken();
   return row;
+}
+
+/**
+ * The account a live undo link would give `email` back to, other than `exceptUserId`: until the
+ * link expires the address is held for it, so nobody can take the address to stop the undo. One
+ * read on the partial index of the undo links' addresses.
+ */
+export async function undoHolderOf(
+  tx: Prisma.TransactionClient,
+  email: string,
+  now: Date,
+  exceptUserId?: string,
+): Promise<string | undefined> {
+  const [row] = await prismaQueryable(tx).query(
+    qb
+      .selectFrom('email_tokens')
+      .select('user_id as userId')
+      // The index's own expression, so the planner uses it.
+      .where(sql<string>`"payload" ->> 'email'`, '=', email)
+      .where('purpose', '=', 'EMAIL_CHANGE_UNDO')
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .$if(exceptUserId !== undefined, (query) => query.where('user_id', '<>', exceptUserId as string))
+      .limit(1),
+  );
+  return row?.userId;
 }

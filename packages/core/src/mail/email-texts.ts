@@ -20,7 +20,11 @@ export interface CommonTexts {
   units: Record<'minute' | 'hour' | 'day', Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
 }
 
-/** A notice carries no token: in place of the link's lifetime and "just ignore this" it says this. */
+/**
+ * A notice tells of something done: in place of the link's lifetime and "just ignore this" it says
+ * what to do if the reader did not do it (and, for the one whose link undoes it, for how long:
+ * `{duration}`).
+ */
 export interface NoticeTexts extends TemplateTexts {
   closing: string;
 }
@@ -126,9 +130,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         subject: 'The email address of your {store} account was changed',
         intro:
           'The email address of your {store} account has just been changed to another one. From now on we write to the new address, and this one no longer signs in to the account.',
-        button: 'Get help',
+        button: 'Undo the change',
         closing:
-          'If you made this change, there is nothing more to do. If you did not, write to our support at once: someone else may have access to your account.',
+          'If you made this change, there is nothing more to do. If you did not, the button above gives the account this address back and signs it out on every device; then you choose a new password. The button works for {duration}.',
       },
       'email-in-use': {
         subject: 'Someone tried to use your email address at {store}',
@@ -229,9 +233,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         subject: 'O e-mail da sua conta na {store} foi alterado',
         intro:
           'O endereço de e-mail da sua conta na {store} acabou de ser alterado para outro. A partir de agora escrevemos para o novo endereço, e este não permite mais entrar na conta.',
-        button: 'Obter ajuda',
+        button: 'Desfazer a alteração',
         closing:
-          'Se foi você que fez a alteração, não é preciso fazer mais nada. Se não foi, escreva imediatamente para o nosso suporte: outra pessoa pode ter acesso à sua conta.',
+          'Se foi você que fez a alteração, não é preciso fazer mais nada. Se não foi, o botão acima devolve este endereço à conta e a desconecta em todos os dispositivos; depois você escolhe uma nova senha. O botão é válido por {duration}.',
       },
       'email-in-use': {
         subject: 'Alguém tentou usar seu e-mail na {store}',
@@ -333,9 +337,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         subject: 'Адрес почты вашего аккаунта в {store} изменён',
         intro:
           'Адрес электронной почты вашего аккаунта в {store} только что изменили на другой. Теперь мы пишем на новый адрес, а с этим адресом войти в аккаунт больше нельзя.',
-        button: 'Получить помощь',
+        button: 'Отменить изменение',
         closing:
-          'Если это сделали вы, больше ничего делать не нужно. Если нет, сразу напишите в нашу поддержку: возможно, кто-то другой получил доступ к вашему аккаунту.',
+          'Если это сделали вы, больше ничего делать не нужно. Если нет, кнопка выше вернёт аккаунту этот адрес и выполнит выход на всех устройствах; затем вы зададите новый пароль. Кнопка действует {duration}.',
       },
       'email-in-use': {
         subject: 'Кто-то пытался использовать ваш адрес в {store}',
@@ -437,9 +441,9 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         subject: 'आपके {store} खाते का ईमेल पता बदल दिया गया है',
         intro:
           'आपके {store} खाते का ईमेल पता अभी किसी दूसरे पते में बदला गया है। अब से हम नए पते पर लिखेंगे, और इस पते से खाते में लॉग इन नहीं किया जा सकेगा।',
-        button: 'मदद पाएँ',
+        button: 'बदलाव वापस लें',
         closing:
-          'अगर यह बदलाव आपने किया है, तो आपको कुछ और करने की ज़रूरत नहीं है। अगर नहीं, तो तुरंत हमारी सहायता टीम को लिखें: हो सकता है कि किसी और के पास आपके खाते की पहुँच हो।',
+          'अगर यह बदलाव आपने किया है, तो आपको कुछ और करने की ज़रूरत नहीं है। अगर नहीं, तो ऊपर दिया बटन यह पता खाते को वापस दे देगा और हर डिवाइस पर खाते से लॉग आउट कर देगा; इसके बाद आप नया पासवर्ड चुनेंगे। यह बटन {duration} तक काम करेगा।',
       },
       'email-in-use': {
         subject: 'किसी ने {store} पर आपके ईमेल पते का उपयोग करने की कोशिश की',

@@ -54,7 +54,7 @@ describe('email templates', () => {
     }
   });
 
-  for (const template of NOTICE_TEMPLATES) {
+  for (const template of NOTICE_TEMPLATES.filter((name) => name !== 'email-changed')) {
     it(`${template} is a notice: what to do if it was not you, no link lifetime, in every language`, () => {
       for (const locale of LOCALES) {
         const message = renderEmail(template, locale, { ...data, link: 'https://shop.example/faq' });
@@ -67,6 +67,19 @@ describe('email templates', () => {
       }
     });
   }
+
+  it('email-changed says what to do if it was not you and how long its link undoes the change, never "ignore this"', () => {
+    for (const locale of LOCALES) {
+      const week = 7 * 24 * 60;
+      const message = renderEmail('email-changed', locale, { ...data, expiresInMinutes: week });
+      const [before, after] = EMAIL_TEXTS[locale].templates['email-changed'].closing.split('{duration}');
+      const closing = `${before}${formatDuration(week, locale)}${after}`;
+      expect(message.text).toContain(closing);
+      expect(message.html).toContain(escapeHtml(closing));
+      expect(message.text).not.toContain(EMAIL_TEXTS[locale].common.ignore);
+      if (locale !== 'en') expect(before).not.toBe(EMAIL_TEXTS.en.templates['email-changed'].closing.split('{')[0]);
+    }
+  });
 
   it('escapes the customer name in the HTML part', () => {
     const message = renderEmail('account-activation', 'en', { ...data, name: '<script>alert("x")</script>' });

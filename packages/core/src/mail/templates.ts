@@ -272,7 +272,8 @@ function renderBalanceNotice(
  * Renders one of EMAIL_TEMPLATES in the customer's language. The HTML is a single column with inline
  * styles (mail clients drop <style> blocks and external CSS); every value from outside is escaped.
  * A link with a token says how long it works and that ignoring it changes nothing; a notice (see
- * NOTICE_TEMPLATES) says instead what to do if the customer did not do what it tells of.
+ * NOTICE_TEMPLATES) says instead what to do if the customer did not do what it tells of, and the
+ * email-changed notice for how long its link undoes the change.
  */
 export function renderEmail(template: EmailTemplate, locale: string, data: EmailData): RenderedEmail {
   assertWebLink(data.link);
