@@ -13,6 +13,7 @@ export type AccountNotice =
   | 'passwordCreated'
   | 'accountActivated'
   | 'emailChanged'
+  | 'emailRestored'
   | 'passwordChanged'
   | 'emailVerified'
   | 'linkInvalid'

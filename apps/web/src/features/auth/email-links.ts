@@ -10,3 +10,5 @@ export const hasEmailLink = (search: string) => {
 /** The overlays on home that an emailed link opens. */
 export const PASSWORD_RESET_PATH = '/password-reset/:token';
 export const VERIFY_EMAIL_PATH = '/verify-email/:hashToken';
+/** The link the address a change of email left gets: it undoes the change. */
+export const EMAIL_CHANGE_UNDO_PATH = '/email-change-undo/:token';

@@ -1,7 +1,8 @@
 import { matchPath, useLocation } from 'react-router-dom';
 import { closeAccountUi, showNotice, useAccountUi } from '../account-ui-store.ts';
-import { PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
+import { EMAIL_CHANGE_UNDO_PATH, PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
 import { AuthModal } from './auth-modal.tsx';
+import { EmailChangeUndoDialog } from './email-change-undo-dialog.tsx';
 import { EmailLinkHandler } from './email-link-handler.tsx';
 import { NoticeModal } from './notice-modal.tsx';
 import { PasswordResetDialog } from './password-reset-dialog.tsx';
@@ -17,11 +18,13 @@ export default function AccountDialogs() {
   const { pathname } = useLocation();
   const resetToken = matchPath(PASSWORD_RESET_PATH, pathname)?.params.token;
   const verifyToken = matchPath(VERIFY_EMAIL_PATH, pathname)?.params.hashToken;
+  const undoToken = matchPath(EMAIL_CHANGE_UNDO_PATH, pathname)?.params.token;
   return (
     <>
       {pathname === '/' && <EmailLinkHandler />}
       {resetToken !== undefined && !ui.notice && <PasswordResetDialog key={resetToken} token={resetToken} />}
       {verifyToken !== undefined && <VerifyEmailOverlay key={verifyToken} token={verifyToken} />}
+      {undoToken !== undefined && !ui.notice && <EmailChangeUndoDialog key={undoToken} token={undoToken} />}
       {ui.auth && <AuthModal tab={ui.auth.tab} stay={ui.auth.stay} />}
       {ui.resetRequest && <ResetRequestModal onClose={closeAccountUi} onSent={() => showNotice('resetSent')} />}
       {ui.notice && <NoticeModal notice={ui.notice} onClose={closeAccountUi} />}

@@ -3,7 +3,7 @@ import { matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { ensureTexts } from '../../../lib/i18n.ts';
 import { getToken } from '../../../lib/session-store.ts';
 import { useAccountUi } from '../account-ui-store.ts';
-import { hasEmailLink, PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
+import { EMAIL_CHANGE_UNDO_PATH, hasEmailLink, PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH } from '../email-links.ts';
 import { useSession } from '../hooks/use-session.ts';
 import { isPrivatePath } from '../private-paths.ts';
 
@@ -30,7 +30,7 @@ export function AccountHost() {
   const wanted =
     Boolean(ui.auth || ui.resetRequest || ui.notice) ||
     (pathname === '/' && hasEmailLink(search)) ||
-    Boolean(matchPath(PASSWORD_RESET_PATH, pathname) || matchPath(VERIFY_EMAIL_PATH, pathname));
+    [PASSWORD_RESET_PATH, VERIFY_EMAIL_PATH, EMAIL_CHANGE_UNDO_PATH].some((path) => matchPath(path, pathname));
   const [loaded, setLoaded] = useState(false);
   if (wanted && !loaded) setLoaded(true);
 

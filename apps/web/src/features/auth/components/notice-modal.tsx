@@ -6,7 +6,7 @@ import type { AccountNotice } from '../account-ui-store.ts';
 import styles from './modal.module.css';
 import { Modal } from './modal.tsx';
 
-const MAIL_NOTICES: readonly AccountNotice[] = ['registered', 'resetSent'];
+const MAIL_NOTICES: readonly AccountNotice[] = ['registered', 'resetSent', 'emailRestored'];
 
 /** The one-button success dialogs, and the one for a dead emailed link. */
 export function NoticeModal({ notice, onClose }: { notice: AccountNotice; onClose: () => void }) {
