@@ -7,6 +7,7 @@ import {
   PaymentBodySchema,
   PaymentResponseSchema,
   passesLuhn,
+  SbpPaymentBodySchema,
 } from './payments.ts';
 
 /** The message keys of a failed parse, by field path. */
@@ -67,6 +68,24 @@ describe('the own card form', () => {
     expect(errorsOf(PaymentBodySchema.safeParse({ type: 'balance' }))).toEqual({ value: [ErrorKeys.requiredField] });
     expect(PaymentBodySchema.parse({ type: 'balance', value: '150' }).value).toBe(150);
     expect(errorsOf(PaymentBodySchema.safeParse({ type: 'spending' }))).toEqual({ type: [ErrorKeys.unknownOption] });
+  });
+
+  it('takes a top-up value only as a whole number within the limits, and any amount with a purchase', () => {
+    for (const schema of [PaymentBodySchema, SbpPaymentBodySchema]) {
+      expect(errorsOf(schema.safeParse({ type: 'balance', value: 150.5 }))).toEqual({ value: [ErrorKeys.notANumber] });
+      expect(errorsOf(schema.safeParse({ type: 'balance', value: 99 }))).toEqual({ value: [ErrorKeys.tooSmall] });
+      expect(errorsOf(schema.safeParse({ type: 'balance', value: 10_000_000 }))).toEqual({
+        value: [ErrorKeys.tooLarge],
+      });
+      expect(errorsOf(schema.safeParse({ type: 'balance', value: 'lots' }))).toEqual({ value: [ErrorKeys.notANumber] });
+      expect(schema.parse({ type: 'balance', value: 9_999_999 }).value).toBe(9_999_999);
+      // The total the page shows: the order's own total is what a purchase is charged.
+      expect(schema.parse({ type: 'purchase', value: 26.91 }).value).toBe(26.91);
+      expect(schema.parse({ type: 'purchase', value: '0' }).value).toBe(0);
+      expect(schema.parse({ type: 'purchase', value: '' }).value).toBeUndefined();
+      expect(errorsOf(schema.safeParse({ type: 'purchase', value: -1 }))).toEqual({ value: [ErrorKeys.notANumber] });
+      expect(errorsOf(schema.safeParse({ type: 'purchase', value: 1.234 }))).toEqual({ value: [ErrorKeys.notANumber] });
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { EmailSchema } from './accounts.ts';
-import { ErrorKeys } from './errors.ts';
-import { CARD_TYPE_LOOKUP_DIGITS, CVV_MAX, CVV_MIN } from './limits.ts';
-import { ORDER_STATUSES, PAYMENT_STATUS_VALUES, PAYMENT_TYPES, TopUpAmountSchema } from './orders.ts';
+import { type ErrorKey, ErrorKeys } from './errors.ts';
+import { CARD_TYPE_LOOKUP_DIGITS, CVV_MAX, CVV_MIN, TOPUP_MIN } from './limits.ts';
+import { ORDER_STATUSES, PAYMENT_STATUS_VALUES, PAYMENT_TYPES, TOPUP_MAX } from './orders.ts';
 import { cleanText } from './text.ts';
 
 // Payments (docs/payments.md, "The store's payment calls"). The card form is on the checkout page, so
@@ -144,9 +144,53 @@ export const CvcSchema = z.pipe(
 const CARD_FIELDS = ['card_number', 'month', 'year', 'cvc'] as const;
 
 /**
+ * `value` of POST /payment and POST /payment-sbp: an amount in whole units with at most two decimals
+ * (150, "150", 26.91). A top-up's is what it tops up by, so it must be a whole number from TOPUP_MIN
+ * to TOPUP_MAX (topUpValueIssue, checked with the type). A purchase is charged its order's total as
+ * the store keeps it, so the value a page sends with one (the total it shows) is only checked for
+ * its shape.
+ */
+const PaymentValueSchema = z.pipe(
+  z.pipe(
+    z.transform((value: unknown) => (typeof value === 'number' ? String(value) : value)),
+    z
+      .string({ error: ErrorKeys.notANumber })
+      .check(z.trim(), z.regex(/^\d{1,12}(\.\d{1,2})?$/, { error: ErrorKeys.notANumber })),
+  ),
+  z.transform((value: string) => Number(value)),
+);
+
+/** Why a top-up's value is refused, if it is. */
+function topUpValueIssue(value: number): ErrorKey | undefined {
+  if (!Number.isInteger(value)) return ErrorKeys.notANumber;
+  if (value < TOPUP_MIN) return ErrorKeys.tooSmall;
+  if (value > TOPUP_MAX) return ErrorKeys.tooLarge;
+  return undefined;
+}
+
+/** A top-up that names no order needs its value, a whole number within the limits. */
+function checkTopUpValue(
+  body: { type: 'purchase' | 'balance'; value?: number | undefined; orderId?: string | undefined },
+  ctx: z.core.$RefinementCtx<unknown>,
+) {
+  if (body.type !== 'balance') return;
+  if (body.value === undefined) {
+    if (body.orderId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: ErrorKeys.requiredField, input: undefined });
+    }
+    return;
+  }
+  // A value its own check refused reaches here as sent: that check has said so already.
+  if (typeof body.value !== 'number' || Number.isNaN(body.value)) return;
+  const issue = topUpValueIssue(body.value);
+  if (issue) ctx.addIssue({ code: 'custom', path: ['value'], message: issue, input: body.value });
+}
+
+/**
  * POST /payment (docs/payments.md, "Which order a call pays"). `type` says which order is paid:
  * - `balance`: a top-up of `value` whole units (at least 100, at most 7 digits) is created and paid;
- * - `purchase`: the customer's newest unpaid purchase (made by POST /orders/create) is paid.
+ * - `purchase`: the customer's newest unpaid purchase (made by POST /orders/create) is paid; a
+ *   `value` sent with it is not used (PaymentValueSchema).
  * `orderId` names the order instead (a card form that first asked without card fields sends back
  * the order it was answered). Without card fields the answer is what the provider's card widget
  * needs; with all four (`card_number`, `month`, `year`, `cvc`) the card is charged through the
@@ -156,7 +200,7 @@ const CARD_FIELDS = ['card_number', 'month', 'year', 'cvc'] as const;
 export const PaymentBodySchema = z
   .object({
     type: z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption }),
-    value: optional(TopUpAmountSchema),
+    value: optional(PaymentValueSchema),
     orderId: optional(uuid),
     token: optional(AttemptTokenSchema),
     card_number: optional(CardNumberSchema),
@@ -176,9 +220,7 @@ export const PaymentBodySchema = z
           ctx.addIssue({ code: 'custom', path: [field], message: ErrorKeys.requiredField, input: undefined });
         }
       }
-      if (body.type === 'balance' && body.orderId === undefined && body.value === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: ErrorKeys.requiredField, input: undefined });
-      }
+      checkTopUpValue(body, ctx);
     }),
   );
 export type PaymentBody = z.infer<typeof PaymentBodySchema>;
@@ -190,16 +232,10 @@ export type PaymentBody = z.infer<typeof PaymentBodySchema>;
 export const SbpPaymentBodySchema = z
   .object({
     type: z.enum(['purchase', 'balance'], { error: ErrorKeys.unknownOption }),
-    value: optional(TopUpAmountSchema),
+    value: optional(PaymentValueSchema),
     orderId: optional(uuid),
   })
-  .check(
-    z.superRefine((body, ctx) => {
-      if (body.type === 'balance' && body.orderId === undefined && body.value === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: ErrorKeys.requiredField, input: undefined });
-      }
-    }),
-  );
+  .check(z.superRefine(checkTopUpValue));
 export type SbpPaymentBody = z.infer<typeof SbpPaymentBodySchema>;
 
 /**
