@@ -145,13 +145,14 @@ export async function undoHolderOf(
     qb
       .selectFrom('email_tokens')
       .select('user_id as userId')
-      // The index's own expression, so the planner uses it.
+      // The partial index's expression and predicate as it words them, the purpose a literal rather
+      // than a parameter: a prepared statement's generic plan uses the index only then.
       .where(sql<string>`"payload" ->> 'email'`, '=', email)
-      .where('purpose', '=', 'EMAIL_CHANGE_UNDO')
+      .where('purpose', '=', sql.lit('EMAIL_CHANGE_UNDO'))
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .$if(exceptUserId !== undefined, (query) => query.where('user_id', '<>', exceptUserId as string))
-      .limit(1),
+      .limit((eb) => eb.lit(1)),
   );
   return row?.userId;
 }
