@@ -207,7 +207,10 @@ export function createAccountService({
   }
 
   return {
-    /** SPEC.md section 7, POST /register: the account, a session, and the activation email. */
+    /**
+     * POST /register (docs/api.md, "Accounts and profile"): the account, a session, and the
+     * activation email.
+     */
     async register(input: RegisterInput, meta: SessionMeta): Promise<SignedIn> {
       const email = input.email.toLowerCase();
       const now = clock();
