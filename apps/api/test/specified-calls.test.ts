@@ -634,7 +634,7 @@ describe('a customer buys', () => {
       }),
     );
     const user = await db().user.findUniqueOrThrow({ where: { email: state.customer.email } });
-    await fund(db(), user.id, basket.total_minor + 1_000);
+    await fund(ctx.database.sql, user.id, basket.total_minor + 1_000);
     const order = ok(
       await send('POST /orders/create', '/orders/create?type=spending', { body: { type: 'spending' }, token: token() }),
     );
