@@ -64,10 +64,10 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    // The store started the way `pnpm start` starts it (generate, build the web app, start the API that
-    // serves it), on its own port and an empty embedded database that the API seeds with the demo
-    // catalogue.
-    command: `pnpm --filter @store/db generate && pnpm --filter @store/web build && pnpm --filter @store/api start`,
+    // The store started the way `pnpm start` starts it (generate, build the web app and the API, start
+    // the built API that serves it), on its own port and an empty embedded database that the API seeds
+    // with the demo catalogue.
+    command: `pnpm --filter @store/db generate && pnpm --filter @store/web build && pnpm --filter @store/api build && pnpm --filter @store/api start`,
     cwd: repoRoot,
     // Empty DATABASE_URL and REDIS_URL mean embedded mode even where CI sets them for other tests.
     env: {
