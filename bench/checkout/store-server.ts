@@ -1,4 +1,4 @@
-import { createBullQueue } from '@store/core';
+import { createBullQueue } from '@store/core/bullmq';
 import { createDatabase } from '@store/db';
 import { buildApp } from '../../apps/api/src/app.ts';
 import { loadEnv } from '../../apps/api/src/env.ts';

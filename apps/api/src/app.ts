@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { FastifyOtelInstrumentation } from '@fastify/otel';
 import {
   CategoryListingResponseSchema,
   ProductListResponseSchema,
@@ -260,6 +259,8 @@ export async function buildApp({
   if (onRoute) app.addHook('onRoute', onRoute);
   // Before any route, so that every one is traced; the probes and the metrics' scrape are not.
   if (tracing) {
+    // Loaded only with traces on, like the SDK (startTracing).
+    const { FastifyOtelInstrumentation } = await import('@fastify/otel');
     const otel = new FastifyOtelInstrumentation({
       ignorePaths: ({ url }) => url === '/health' || url === '/ready' || url === '/metrics',
     });

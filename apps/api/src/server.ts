@@ -1,5 +1,4 @@
 import {
-  createBullQueue,
   createDevMailbox,
   createMailer,
   createSandboxPaymentProvider,
@@ -12,7 +11,7 @@ import {
 } from '@store/core';
 import { createCodeCipher, createDatabase, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, devMailboxEnabled, loggerOptions } from './app.ts';
 import { loadEnv } from './env.ts';
@@ -24,7 +23,7 @@ async function main() {
   const logger = pino(loggerOptions(env) as pino.LoggerOptions);
   const embedded = !env.DATABASE_URL;
   // First: the tracer provider must be there before the instrumented libraries are used.
-  const tracing = startTracing({ serviceName: env.OTEL_SERVICE_NAME, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const tracing = await startTracing({ serviceName: env.OTEL_SERVICE_NAME, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   if (tracing.enabled) logger.info({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'traces are sent to the collector');
 
   const database = await createDatabase(
@@ -44,8 +43,9 @@ async function main() {
     if (seeded) logger.info('demo catalogue seeded');
   }
 
-  const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+  // Redis and BullMQ are loaded only when configured: the embedded store never loads them.
+  const redis: Redis | undefined = env.REDIS_URL
+    ? new (await import('ioredis')).Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   // ioredis reports every failed reconnect; one line per outage is enough (the limits say the rest).
   let redisDown = false;
@@ -71,7 +71,11 @@ async function main() {
   const store = env.REDIS_URL
     ? createStore({
         ...storeDeps,
-        queue: createBullQueue({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, logger }),
+        queue: (await import('@store/core/bullmq')).createBullQueue({
+          redisUrl: env.REDIS_URL,
+          prefix: env.QUEUE_PREFIX,
+          logger,
+        }),
       })
     : createStoreWithJobsInProcess({ ...storeDeps, mailer });
   const { queue } = store;

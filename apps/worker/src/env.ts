@@ -1,13 +1,11 @@
 import {
-  JOB_LOCK_MS,
   OUTBOX_SWEEP_INTERVAL_MS,
   PAYMENT_SWEEP_INTERVAL_MS,
-  PAYMENT_WORKER_CONCURRENCY,
   PENDING_PAYMENT_CHECK_MS,
   parseEnv,
   SMTP_SEND_DEADLINE_MS,
-  WORKER_CONCURRENCY,
 } from '@store/core';
+import { JOB_LOCK_MS, PAYMENT_WORKER_CONCURRENCY, WORKER_CONCURRENCY } from '@store/core/bullmq';
 import { z } from 'zod';
 
 const EnvSchema = z

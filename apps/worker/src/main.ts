@@ -22,7 +22,7 @@ function lowerPriority(nice: number, logger: Logger): number {
 async function main() {
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, name: 'worker' });
-  const tracing = startTracing({ serviceName: env.OTEL_SERVICE_NAME, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const tracing = await startTracing({ serviceName: env.OTEL_SERVICE_NAME, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const nice = lowerPriority(env.WORKER_NICE, logger);
   const worker = await startWorker({ env, logger });
   logger.info(

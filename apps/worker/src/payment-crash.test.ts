@@ -1,11 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  createBullQueue,
-  createLedgerService,
-  createOrderService,
-  createPaymentEventIntake,
-  createPromoService,
-} from '@store/core';
+import { createLedgerService, createOrderService, createPaymentEventIntake, createPromoService } from '@store/core';
+import { createBullQueue } from '@store/core/bullmq';
 import { dropTestQueue, eventually } from '@store/core/testing';
 import { createCodeCipher, prismaQueryable, qb } from '@store/db';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getPriority } from 'node:os';
-import { createBullQueue, recordEmail } from '@store/core';
+import { recordEmail } from '@store/core';
+import { createBullQueue } from '@store/core/bullmq';
 import { dropTestQueue, eventually, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createBullQueue, recordEmail, silentLogger } from '@store/core';
+import { recordEmail, silentLogger } from '@store/core';
+import { createBullQueue } from '@store/core/bullmq';
 import { eventually, freePort, startTestSmtpServer, type TestSmtpServer } from '@store/core/testing';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,4 @@
 import {
-  createBullQueue,
-  createBullWorker,
   createJobMetrics,
   createMailer,
   createMetricsRegistry,
@@ -14,6 +12,7 @@ import {
   startOutboxSweep,
   startPaymentSweep,
 } from '@store/core';
+import { createBullQueue, createBullWorker } from '@store/core/bullmq';
 import { createDatabase } from '@store/db';
 import type { Env } from './env.ts';
 

@@ -38,7 +38,6 @@ export * from './payments/provider.ts';
 export * from './payments/provider-refunds.ts';
 export * from './payments/sandbox-provider.ts';
 export * from './promo/promo-service.ts';
-export * from './queue/bullmq-queue.ts';
 export * from './queue/in-process-queue.ts';
 export * from './queue/job-handlers.ts';
 export * from './queue/job-queue.ts';

@@ -13,7 +13,7 @@ let tracing: Tracing;
 let ctx: Awaited<ReturnType<typeof buildTestApp>>;
 
 beforeAll(async () => {
-  tracing = startTracing({ serviceName: 'store-api', exporter });
+  tracing = await startTracing({ serviceName: 'store-api', exporter });
   ctx = await buildTestApp({ RATE_LIMIT_SCALE: '1000' }, { tracing: true });
 });
 afterAll(async () => {

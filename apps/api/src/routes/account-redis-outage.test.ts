@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  createBullQueue,
-  createBullWorker,
   createJobHandlers,
   createSmtpMailer,
   type JobQueue,
@@ -10,6 +8,7 @@ import {
   silentLogger,
   startOutboxSweep,
 } from '@store/core';
+import { createBullQueue, createBullWorker } from '@store/core/bullmq';
 import {
   dropTestQueue,
   eventually,

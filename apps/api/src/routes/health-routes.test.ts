@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createBullQueue,
-  createBullWorker,
-  createJobHandlers,
-  createNoMailer,
-  type JobHandlers,
-  type JobQueue,
-  silentLogger,
-} from '@store/core';
+import { createJobHandlers, createNoMailer, type JobHandlers, type JobQueue, silentLogger } from '@store/core';
+import { createBullQueue, createBullWorker } from '@store/core/bullmq';
 import {
   dropTestQueue,
   eventuallyPasses,

@@ -1,7 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  createBullQueue,
-  createBullWorker,
   createJobHandlers,
   createLedgerService,
   createNoMailer,
@@ -13,6 +11,7 @@ import {
   silentLogger,
   startPaymentSweep,
 } from '@store/core';
+import { createBullQueue, createBullWorker } from '@store/core/bullmq';
 import { dropTestQueue, eventually, hasRedisServer, type PrivateRedis, startPrivateRedis } from '@store/core/testing';
 import { createCodeCipher, devCodeKey } from '@store/db';
 import { seedDemo } from '@store/db/seed';

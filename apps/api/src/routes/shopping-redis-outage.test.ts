@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createBullQueue, type JobQueue, silentLogger } from '@store/core';
+import { type JobQueue, silentLogger } from '@store/core';
+import { createBullQueue } from '@store/core/bullmq';
 import { dropTestQueue, hasRedisServer, type PrivateRedis, startPrivateRedis } from '@store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser, uniqueCustomer } from '../../test/accounts.ts';

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../shared/logger.ts';
 import type { DevMailbox } from './dev-outbox.ts';
 import type { Mailer } from './mail-types.ts';
@@ -29,25 +29,34 @@ export interface SmtpMailerOptions {
 export const SMTP_TIMEOUT_MS = 15_000;
 export const SMTP_SEND_DEADLINE_MS = 30_000;
 
-/** Sends over SMTP with nodemailer. A refused recipient or a server error rejects, so the job retries. */
+/**
+ * Sends over SMTP with nodemailer. A refused recipient or a server error rejects, so the job retries.
+ * nodemailer is loaded with the first message: a process that never sends mail never loads it.
+ */
 export function createSmtpMailer({
   smtpUrl,
   from,
   deadlineMs = SMTP_SEND_DEADLINE_MS,
   timeoutMs = Math.min(SMTP_TIMEOUT_MS, deadlineMs),
 }: SmtpMailerOptions): Mailer {
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    dnsTimeout: timeoutMs,
-  });
+  let transport: Promise<Transporter> | undefined;
+  const open = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+        dnsTimeout: timeoutMs,
+      }),
+    );
+    return transport;
+  };
   return {
     kind: 'smtp',
     sendDeadlineMs: deadlineMs,
     async send(message) {
-      await transport.sendMail({
+      await (await open()).sendMail({
         from,
         to: message.to,
         subject: message.subject,
@@ -57,7 +66,7 @@ export function createSmtpMailer({
       });
     },
     async close() {
-      transport.close();
+      (await transport)?.close();
     },
   };
 }

@@ -16,8 +16,8 @@ const redisUrl = process.env.REDIS_URL;
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
 
-beforeAll(() => {
-  tracing = startTracing({ serviceName: 'store-test', exporter });
+beforeAll(async () => {
+  tracing = await startTracing({ serviceName: 'store-test', exporter });
 });
 afterAll(async () => {
   await tracing?.shutdown();

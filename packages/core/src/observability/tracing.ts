@@ -1,14 +1,13 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Job, JobTrace } from '@store/contract';
 
 /**
  * Traces (OpenTelemetry), off unless an OTLP endpoint is configured: then each API request is a
  * trace (@fastify/otel), and a job carries the trace of what enqueued it in its payload, so its run,
- * in the worker or in this process, is a span of the same trace.
+ * in the worker or in this process, is a span of the same trace. Only the API (@opentelemetry/api,
+ * a no-op until a provider registers) is loaded up front: the SDK and the exporter are imported when
+ * traces are turned on, so a store without a collector never loads them.
  */
 
 export interface TracingOptions {
@@ -27,13 +26,17 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export function startTracing({ serviceName, endpoint, exporter }: TracingOptions): Tracing {
+export async function startTracing({ serviceName, endpoint, exporter }: TracingOptions): Promise<Tracing> {
   if (!endpoint && !exporter) return { enabled: false, shutdown: async () => {} };
+  const [{ resourceFromAttributes }, { BatchSpanProcessor, SimpleSpanProcessor }, { NodeTracerProvider }] =
+    await Promise.all([
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/sdk-trace-node'),
+    ]);
   const processor = exporter
     ? new SimpleSpanProcessor(exporter)
-    : new BatchSpanProcessor(
-        new OTLPTraceExporter({ url: new URL('v1/traces', withSlash(endpoint as string)).toString() }),
-      );
+    : new BatchSpanProcessor(await otlpExporter(endpoint as string));
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
     spanProcessors: [processor],
@@ -49,6 +52,12 @@ export function startTracing({ serviceName, endpoint, exporter }: TracingOptions
       propagation.disable();
     },
   };
+}
+
+/** Spans to `<endpoint>/v1/traces` over OTLP/HTTP. */
+async function otlpExporter(endpoint: string): Promise<SpanExporter> {
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+  return new OTLPTraceExporter({ url: new URL('v1/traces', withSlash(endpoint)).toString() });
 }
 
 function withSlash(url: string): string {

@@ -1,3 +1,5 @@
+// The queue over Redis, for the full stack: its own export (`@store/core/bullmq`), not the package's
+// index, so that a process without REDIS_URL (the embedded store) never loads BullMQ or ioredis.
 import { randomUUID } from 'node:crypto';
 import { type Job, JobSchema, PAYMENTS_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, queueNameOf } from '@store/contract';
 import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
