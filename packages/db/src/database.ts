@@ -1,4 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -66,10 +70,54 @@ export async function migratePostgres(databaseUrl: string, migrations?: Migratio
   }
 }
 
+/**
+ * PGlite's shared buffers. PostgreSQL's default of 128 MB lives inside the WebAssembly memory, which
+ * never shrinks, and the store's database is read through the operating system's file cache anyway:
+ * 16 MB holds the demo catalogue's hot pages, and the embedded store stays small.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+const pgliteStartParams = () => [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+
+/**
+ * Makes a new data folder (PostgreSQL's initdb) in a short-lived child process. In this process PGlite
+ * would run initdb in a second, temporary instance and copy its files over as a tar archive: some
+ * 500 MB at the peak, given back when it is done, but not all of it to the system, so the store would
+ * hold some 50 MB more for as long as it runs after its first start than after any other.
+ */
+async function initdbInChild(dataDir: string): Promise<void> {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script = `const [entry, dataDir, ...startParams] = process.argv.slice(1);
+require(entry).PGlite.create({ dataDir, startParams }).then((db) => db.close()).catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});`;
+  try {
+    await promisify(execFile)(process.execPath, [
+      '--liftoff-only',
+      '-e',
+      script,
+      entry,
+      dataDir,
+      ...pgliteStartParams(),
+    ]);
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`PGlite could not make a database in ${dataDir}${stderr ? `: ${stderr}` : ''}`);
+  }
+}
+
 /** Embedded PostgreSQL with the extensions the migrations need; `memory://` keeps it in memory. */
 export async function openPglite(dataDir: string = defaultDataDir): Promise<PGlite> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  return PGlite.create({ dataDir, extensions: { pg_trgm } });
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initdbInChild(dataDir);
+  }
+  return PGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    startParams: pgliteStartParams(),
+  });
 }
 
 /**
