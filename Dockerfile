@@ -12,9 +12,11 @@ RUN pnpm install --frozen-lockfile \
   && pnpm --filter @store/web build \
   && pnpm --filter @store/api --filter @store/worker --filter @store/sandbox build
 
-# Production dependencies of the three apps, nothing else. @prisma/client names the Prisma CLI and
-# TypeScript as optional peers, so the lockfile installs them beside it: the built apps use neither
-# (the client was generated above), and they go.
+# Production dependencies of the three apps, nothing else, without install scripts: none of them needs
+# one (argon2's binary is a package of its own), and the Prisma engines' would download engines the
+# apps do not use. @prisma/client names the Prisma CLI and TypeScript as optional peers, so the
+# lockfile installs them beside it: the built apps use neither (the client was generated above), and
+# they go.
 FROM node:22-bookworm-slim AS deps
 ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH
 RUN npm install -g pnpm@10.34.9
@@ -28,7 +30,7 @@ COPY packages/contract/package.json packages/contract/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
 COPY bench/package.json bench/
-RUN pnpm install --frozen-lockfile --prod \
+RUN pnpm install --frozen-lockfile --prod --ignore-scripts \
     --filter @store/api... --filter @store/worker... --filter @store/sandbox... \
   && rm -rf node_modules/.pnpm/typescript@* node_modules/.pnpm/prisma@* \
     node_modules/.pnpm/@prisma+studio-core@* node_modules/.pnpm/@prisma+dev@* \
