@@ -1,5 +1,4 @@
 import { type Location, matchRoutes, Route, Routes } from 'react-router-dom';
-import { EMAIL_CHANGE_UNDO_PATH } from '../features/auth/email-links.ts';
 import { PROFILE_PATH } from '../features/auth/private-paths.ts';
 import { CHECKOUT_PATH } from '../features/checkout/paths.ts';
 import { AppLayout } from './layout.tsx';
@@ -22,7 +21,7 @@ const PAGES: { path: string; route: PageRoute }[] = [
   // Overlays on home: the page is Index, and the account dialogs (loaded for these paths) add the form.
   { path: '/password-reset/:token', route: { id: 'PasswordReset', load: home } },
   { path: '/verify-email/:hashToken', route: { id: 'VerifyEmail', load: home } },
-  { path: EMAIL_CHANGE_UNDO_PATH, route: { id: 'EmailChangeUndo', load: home } },
+  { path: '/email-change-undo/:token', route: { id: 'EmailChangeUndo', load: home } },
   { path: PROFILE_PATH, route: { id: 'profile', load: () => import('./routes/profile.tsx') } },
   { path: CHECKOUT_PATH, route: { id: 'checkout', load: () => import('./routes/checkout.tsx') } },
   { path: '/payment-confirm/:orderId', route: paymentPage('confirm') },
