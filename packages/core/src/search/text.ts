@@ -47,12 +47,21 @@ export function words(text: string): WordForms[] {
   return found.map((word) => ({ word, latin: latinOf(word) }));
 }
 
-/** Every form under which a catalogue text is found: each word, and each word's Latin form. */
+/**
+ * Every form under which a catalogue text is found: each word, each word's Latin form, and each two
+ * neighbouring words written as one ("Game Pass" is also "gamepass", "Google Play" "googleplay"), as
+ * shoppers type names they know as one brand. Numbers are not joined: "steam 50" stays two words.
+ */
 export function indexTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const { word, latin } of words(text)) {
+  const forms = words(text);
+  forms.forEach(({ word, latin }, i) => {
     terms.push(word);
     if (latin) terms.push(latin);
-  }
+    const next = forms[i + 1];
+    if (!next || isNumber(word) || isNumber(next.word)) return;
+    terms.push(word + next.word);
+    if (latin || next.latin) terms.push((latin ?? word) + (next.latin ?? next.word));
+  });
   return terms;
 }
