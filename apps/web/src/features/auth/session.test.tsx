@@ -2,7 +2,8 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccountButton } from '../../components/layout/account-button.tsx';
-import { getSession, setSession } from '../../lib/session-store.ts';
+import { AccountHost } from './components/account-host.tsx';
+import { clearSession, getSession, setSession } from '../../lib/session-store.ts';
 import { mockApi, userFixture } from '../../test/fixtures.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { closeAccountUi, getAccountUi } from './account-ui-store.ts';
@@ -60,5 +61,22 @@ describe('top bar account button', () => {
     expect(screen.getByRole('button', { name: 'Log in' })).toBeVisible();
     act(() => setSession('tok', userFixture()));
     expect(screen.getByRole('link', { name: 'Profile' })).toBeVisible();
+  });
+});
+
+describe('a private route', () => {
+  it('opened signed out goes to Index with the login dialog, whose login leads back to the profile', async () => {
+    renderWithApp(<AccountHost />, { route: '/profile' });
+    await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    expect(getAccountUi().auth).toEqual({ tab: 'login', stay: false });
+  });
+
+  it('left by a session that ends there goes to Index without asking to log in again', async () => {
+    setSession('tok', userFixture());
+    renderWithApp(<AccountHost />, { route: '/profile' });
+    expect(screen.getByTestId('location')).toHaveTextContent('/profile');
+    act(() => clearSession());
+    await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    expect(getAccountUi().auth).toBeNull();
   });
 });
