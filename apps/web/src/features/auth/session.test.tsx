@@ -2,12 +2,12 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccountButton } from '../../components/layout/account-button.tsx';
-import { AccountHost } from './components/account-host.tsx';
 import { clearSession, getSession, setSession } from '../../lib/session-store.ts';
 import { mockApi, userFixture } from '../../test/fixtures.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { closeAccountUi, getAccountUi } from './account-ui-store.ts';
 import { getUser } from './api/get-user.ts';
+import { AccountHost } from './components/account-host.tsx';
 
 afterEach(() => {
   act(() => closeAccountUi());
