@@ -10,7 +10,7 @@ import {
   type SpendResponse,
   STORE_CURRENCY,
 } from '@store/contract';
-import { type OrderStatus, type OrderType, type Queryable, qb, type SqlClient } from '@store/db';
+import { type OrderStatus, type OrderType, prepare, type Queryable, qb, type SqlClient } from '@store/db';
 import { createFulfilmentService, type FulfilmentOutcome, type PaidWith } from '../fulfilment/fulfilment-service.ts';
 import { RESERVED_UNITS_MAX, reservation, reservationRelease, reserveRemaining } from '../fulfilment/fulfilment-sql.ts';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
@@ -125,6 +125,15 @@ function resolveType({ type, queryType }: CreateOrderInput): OrderType {
   if (!resolved) throw ValidationError.field('type', ErrorKeys.requiredField);
   return TYPE_BY_NAME[resolved];
 }
+
+/** The order a payment status poll reads, the caller's own only. */
+const orderStatusQuery = prepare((a: { orderId: string; userId: string }) =>
+  qb
+    .selectFrom('orders')
+    .select(['id', 'status', 'type', 'refunded_minor as refundedMinor'])
+    .where('id', '=', a.orderId)
+    .where('user_id', '=', a.userId),
+);
 
 /**
  * Orders (docs/orders.md): creating them from the server basket or for a top-up,
@@ -730,14 +739,9 @@ export function createOrderService({
 
     /** POST /payment/status: reads the order, never changes it. Someone else's order: 404. */
     async paymentStatus(userId: string, orderId: string): Promise<PaymentStatusResponse> {
-      // The browser polls this every second while a payment is open: one read by primary key, on the driver.
-      const [order] = await sql.query(
-        qb
-          .selectFrom('orders')
-          .select(['id', 'status', 'type', 'refunded_minor as refundedMinor'])
-          .where('id', '=', orderId)
-          .where('user_id', '=', userId),
-      );
+      // The browser polls this every second while a payment is open: one read by primary key, on the
+      // driver, of a statement compiled once.
+      const [order] = await sql.query(orderStatusQuery({ orderId, userId }));
       if (!order) throw new NotFoundError('Order');
       return {
         status: paymentStatusValue(order.status),
