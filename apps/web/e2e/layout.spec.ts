@@ -343,6 +343,15 @@ async function walk(browser: Browser, request: APIRequestContext, language: Lang
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('auth-modal')).toBeHidden();
 
+  // The page of the link that undoes a change of email: it asks before acting, so any well-formed
+  // token shows it.
+  await navigate(page, `/email-change-undo/${'x'.repeat(43)}`);
+  await settled(page);
+  await expect(page.getByTestId('email-change-undo-modal')).toBeVisible();
+  found.push(...(await acrossWidths(page, 'email change undo')));
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('email-change-undo-modal')).toBeHidden();
+
   // Signed in, with a basket: the basket panel, the checkout, the profile and the payment outcomes.
   await page.evaluate(
     ({ token, user }) => {
