@@ -47,30 +47,61 @@ class Slot {
 
 /**
  * A statement built and compiled once, its values filled in per call: for the statements run many
- * times a second (the payment status poll), where building Kysely's tree on every call costs more
- * than the query. `build` must use its arguments only as values (a column compared with one, a value
- * inserted), never to choose the statement's shape, and never as a list: each argument is one
- * parameter.
+ * times a second (the checkout's, the payment status poll), where building Kysely's tree on every
+ * call costs more than the query. `build` must use each argument as one value only (a column
+ * compared with it, a value inserted, an array as one parameter: `eb.fn.any(eb.val(a.ids))`), never
+ * to choose the statement's shape (a branch, a list spread into `in`, a property read of it, a
+ * string made of it): what shapes the statement is fixed by the code, or a key of prepareEach.
+ * An argument left undefined is sent as NULL, so an insert or update writes every column it names
+ * (Kysely's own builder leaves an undefined one out). The first call throws when an argument it is
+ * given was not used as a value: the sign of one that shaped the statement.
  *
  *     const orderStatus = prepare((a: { id: string }) => qb.selectFrom('orders').select('status').where('id', '=', a.id));
  *     const [order] = await tx.query(orderStatus({ id }));
  */
-export function prepare<A extends Record<string, unknown>, O>(
-  build: (args: A) => Statement<O>,
-): (args: A) => Statement<O> {
+export function prepare<A extends object, O>(build: (args: A) => Statement<O>): (args: A) => Statement<O> {
   let compiled: CompiledQuery<O> | undefined;
   let slots: (string | undefined)[] = [];
   return (args) => {
     if (!compiled) {
       const placeholders = new Proxy({} as A, { get: (_, name) => new Slot(String(name)) });
-      compiled = build(placeholders).compile();
-      slots = compiled.parameters.map((value) => (value instanceof Slot ? value.name : undefined));
+      const first = build(placeholders).compile();
+      const names = first.parameters.map((value) => (value instanceof Slot ? value.name : undefined));
+      const unused = Object.keys(args).filter((name) => !names.includes(name));
+      if (unused.length > 0) {
+        throw new TypeError(`prepare: ${unused.join(', ')} shaped the statement rather than filled a value in it`);
+      }
+      compiled = first;
+      slots = names;
     }
+    const given = args as Record<string, unknown>;
     const parameters = compiled.parameters.map((value, i) => {
       const name = slots[i];
-      return name === undefined ? value : args[name];
+      return name === undefined ? value : (given[name] ?? null);
     });
     const query: CompiledQuery<O> = { ...compiled, parameters };
     return { compile: () => query };
+  };
+}
+
+/**
+ * prepare() for a statement of a few shapes: one prepared statement per `shape` (a status the
+ * statement moves an order to, whether an optional part is there), built the first time that shape
+ * is asked for. `shape` may choose the statement's form; the arguments are values only, as in
+ * prepare().
+ *
+ *     const move = prepareEach((to: OrderStatus, a: { id: string }) => qb.updateTable('orders').set({ status: to }).where('id', '=', a.id));
+ */
+export function prepareEach<K extends string | number | boolean, A extends object, O>(
+  build: (shape: K, args: A) => Statement<O>,
+): (shape: K, args: A) => Statement<O> {
+  const byShape = new Map<K, (args: A) => Statement<O>>();
+  return (shape, args) => {
+    let prepared = byShape.get(shape);
+    if (!prepared) {
+      prepared = prepare((a: A) => build(shape, a));
+      byShape.set(shape, prepared);
+    }
+    return prepared(args);
   };
 }
