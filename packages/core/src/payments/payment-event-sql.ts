@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type PaymentMethod, type PaymentStatus, qb } from '@store/db';
+import { type PaymentMethod, type PaymentStatus, prepare, prepareEach, qb, sql } from '@store/db';
 import { orderColumns } from '../orders/order-sql.ts';
 import { openPayments } from './payment-deciding.ts';
 import { METHOD_OF, type StoredEvent } from './payment-event-payload.ts';
@@ -46,7 +46,11 @@ export type PaymentRow = RowOf<ReturnType<typeof paymentRow>>;
  * is processed, or its order is gone) and the payment, locked, as `payment` (null when none matches).
  */
 export function lockEvent(eventId: string) {
-  return qb
+  return lockEventStatement({ eventId });
+}
+
+const lockEventStatement = prepare(({ eventId }: { eventId: string }) =>
+  qb
     .with('event', (db) =>
       db
         .selectFrom('payment_events')
@@ -147,8 +151,8 @@ export function lockEvent(eventId: string) {
         .selectFrom('payment as p')
         .select((eb) => eb.fn<PaymentRow>('to_jsonb', [eb.table('p')]).as('payment'))
         .as('payment'),
-    );
-}
+    ),
+);
 
 /** A new payment row for one the store never started (the widget retried inside its frame). */
 export function insertPayment(provider: string, event: StoredEvent) {
@@ -169,10 +173,7 @@ export function insertPayment(provider: string, event: StoredEvent) {
 
 /** A payment adopted by the event belongs to the provider's payment from here on, applied or not. */
 export function adoptPayment(paymentId: string, providerPaymentId: string) {
-  return qb
-    .updateTable('payments')
-    .set((eb) => ({ provider_payment_id: providerPaymentId, updated_at: eb.fn<Date>('now') }))
-    .where('id', '=', paymentId);
+  return { kind: 'adopt', paymentId, providerPaymentId } as const;
 }
 
 /** The event's state written on its payment; what was given back only ever grows. */
@@ -182,32 +183,86 @@ export function updatePayment(
   event: StoredEvent,
   given: { refundedMinor: number; chargedBackMinor: number },
 ) {
-  return qb
-    .updateTable('payments')
-    .set((eb) => ({
-      status,
-      provider_version: event.version,
-      failure_reason: event.failureReason,
-      provider_payment_id: event.providerPaymentId,
-      card_brand: eb.fn.coalesce(eb.val(event.card?.brand ?? null), 'card_brand'),
-      card_last4: eb.fn.coalesce(eb.val(event.card?.last4 ?? null), 'card_last4'),
-      refunded_minor: eb.fn('greatest', ['refunded_minor', eb.cast<number>(eb.val(given.refundedMinor), 'bigint')]),
-      charged_back_minor: eb.fn('greatest', [
-        'charged_back_minor',
-        eb.cast<number>(eb.val(given.chargedBackMinor), 'bigint'),
-      ]),
-      updated_at: eb.fn<Date>('now'),
-    }))
-    .where('id', '=', paymentId);
+  return {
+    kind: 'update',
+    paymentId,
+    status,
+    providerVersion: event.version,
+    failureReason: event.failureReason,
+    providerPaymentId: event.providerPaymentId,
+    cardBrand: event.card?.brand ?? null,
+    cardLast4: event.card?.last4 ?? null,
+    refundedMinor: given.refundedMinor,
+    chargedBackMinor: given.chargedBackMinor,
+  } as const;
 }
 
 /** A change of the event's payment, written with the event's mark (adoptPayment, updatePayment). */
-export type PaymentUpdate = ReturnType<typeof adoptPayment>;
+export type PaymentUpdate = ReturnType<typeof adoptPayment> | ReturnType<typeof updatePayment>;
 
 /** Whether no payment of the order but `paymentId` may still bring its money (payment-deciding.ts). */
 export function noOtherPaymentOpen(orderId: string, paymentId: string) {
-  return qb.selectNoFrom((eb) => eb.not(eb.exists(openPayments(orderId, paymentId))).as('none'));
+  return noOtherPaymentOpenStatement({ orderId, paymentId });
 }
+
+const noOtherPaymentOpenStatement = prepare((a: { orderId: string; paymentId: string }) =>
+  qb.selectNoFrom((eb) => eb.not(eb.exists(openPayments(a.orderId, a.paymentId))).as('none')),
+);
+
+type Mark = {
+  eventId: string;
+  processedAt: Date;
+  outcome: string;
+  resultPaymentId: string | null;
+};
+type AdoptChange = Omit<ReturnType<typeof adoptPayment>, 'kind'>;
+type UpdateChange = Omit<ReturnType<typeof updatePayment>, 'kind'>;
+
+/**
+ * The event's mark, and with it (as a CTE, `payment`) the change of its payment when there is one:
+ * a statement prepared for each of the three shapes. The payment's values are typed by the columns
+ * they fill; the given-back amounts are compared as bigint.
+ */
+const markStatement = prepareEach(
+  (kind: PaymentUpdate['kind'] | 'none', a: Mark & Partial<AdoptChange & UpdateChange>) => {
+    const change = a as Mark & AdoptChange & UpdateChange;
+    const adopt = qb
+      .updateTable('payments')
+      .set((eb) => ({ provider_payment_id: change.providerPaymentId, updated_at: eb.fn<Date>('now') }))
+      .where('id', '=', change.paymentId);
+    const update = qb
+      .updateTable('payments')
+      .set((eb) => ({
+        status: change.status,
+        provider_version: change.providerVersion,
+        failure_reason: change.failureReason,
+        provider_payment_id: change.providerPaymentId,
+        card_brand: eb.fn.coalesce(eb.val(change.cardBrand), 'card_brand'),
+        card_last4: eb.fn.coalesce(eb.val(change.cardLast4), 'card_last4'),
+        refunded_minor: eb.fn('greatest', ['refunded_minor', eb.cast<number>(eb.val(change.refundedMinor), 'bigint')]),
+        charged_back_minor: eb.fn('greatest', [
+          'charged_back_minor',
+          eb.cast<number>(eb.val(change.chargedBackMinor), 'bigint'),
+        ]),
+        updated_at: eb.fn<Date>('now'),
+      }))
+      .where('id', '=', change.paymentId);
+    const mark = (db: Pick<typeof qb, 'updateTable'>) =>
+      db
+        .updateTable('payment_events')
+        .set((eb) => ({
+          processed_at: a.processedAt,
+          outcome: a.outcome,
+          payment_id: a.resultPaymentId,
+          attempts: eb('attempts', '+', eb.lit(1)),
+          last_error: null,
+        }))
+        .where('id', '=', a.eventId);
+    if (kind === 'adopt') return mark(qb.with('payment', () => adopt));
+    if (kind === 'update') return mark(qb.with('payment', () => update));
+    return mark(qb);
+  },
+);
 
 /** The event's mark, with the payment's change (`paymentUpdate`) when there is one: one statement. */
 export function markProcessed(
@@ -216,18 +271,10 @@ export function markProcessed(
   result: { outcome: string; paymentId: string | null },
   paymentUpdate: PaymentUpdate | null,
 ) {
-  const mark = (db: Pick<typeof qb, 'updateTable'>) =>
-    db
-      .updateTable('payment_events')
-      .set((eb) => ({
-        processed_at: processedAt,
-        outcome: result.outcome,
-        payment_id: result.paymentId,
-        attempts: eb('attempts', '+', eb.lit(1)),
-        last_error: null,
-      }))
-      .where('id', '=', eventId);
-  return paymentUpdate ? mark(qb.with('payment', () => paymentUpdate)) : mark(qb);
+  const mark: Mark = { eventId, processedAt, outcome: result.outcome, resultPaymentId: result.paymentId };
+  if (!paymentUpdate) return markStatement('none', mark);
+  const { kind, ...change } = paymentUpdate;
+  return markStatement(kind, { ...mark, ...change });
 }
 
 /** The wait after the n-th failure: EVENT_RETRY_BASE_S * 2^(n-1) seconds, at most EVENT_RETRY_MAX_S. */
@@ -252,9 +299,8 @@ export function markFailed(
         eb.val(EVENT_RETRY_MAX_S),
         eb(eb.val(EVENT_RETRY_BASE_S), '*', eb.fn<number>('power', [eb.lit(2), 'attempts'])),
       ]);
-      // make_interval(years, months, weeks, days, hours, mins, secs); typed as the time it is added
-      // to, since Kysely types both sides of an addition alike.
-      const wait = eb.fn<Date>('make_interval', [...[0, 0, 0, 0, 0, 0].map((zero) => eb.lit(zero)), waitS]);
+      // Typed as the time it is added to, since Kysely types both sides of an addition alike.
+      const wait = sql<Date>`make_interval(secs => ${waitS})`;
       return {
         attempts: eb('attempts', '+', counted),
         last_error: failure.lastError,
