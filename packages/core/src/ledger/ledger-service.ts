@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorKeys } from '@store/contract';
-import { type LedgerAccount, type LedgerTransferKind, type Queryable, qb, type SqlClient } from '@store/db';
+import {
+  type LedgerAccount,
+  type LedgerTransferKind,
+  prepareEach,
+  type Queryable,
+  qb,
+  type SqlClient,
+  sql,
+} from '@store/db';
 import { ValidationError } from '../shared/errors.ts';
 
 /**
@@ -112,19 +120,6 @@ function customerOf(account: Account): string | null {
   return 'userId' in account ? account.userId : null;
 }
 
-/** A leg's row: the account, its owner and the signed amount. */
-function leg(account: Account, signedMinor: number) {
-  return {
-    account: account.account,
-    userId: 'userId' in account ? account.userId : null,
-    provider: 'provider' in account ? account.provider : null,
-    amountMinor: signedMinor,
-  };
-}
-
-/** The columns of a leg, as each leg's insert lists them. */
-const LEG_COLUMNS = ['id', 'transfer_id', 'account', 'user_id', 'provider', 'amount_minor'] as const;
-
 /** How much a transfer changes the customer's cached balance and debt, for one side of it. */
 function cacheChange(account: Account, signedMinor: number): { balance: number; owed: number } {
   if (account.account === 'CUSTOMER_BALANCE') return { balance: signedMinor, owed: 0 };
@@ -159,86 +154,35 @@ export async function transfer(tx: Queryable, transfer: Transfer): Promise<Trans
   const owedChange = out.owed + into.owed;
   // Taking from the balance needs that much on it; nothing else is guarded here (a debt may grow).
   const needs = balanceChange < 0 ? -balanceChange : 0;
-  const legOut = leg(from, -amountMinor);
-  const legIn = leg(to, amountMinor);
-  // The transfer, once per key, and its two legs, inserted only when the transfer was: each leg an
-  // INSERT ... SELECT from `made`, whose values take their types from the columns they fill.
-  const made = qb
-    .with('made', (db) =>
-      db
-        .insertInto('ledger_transfers')
-        .values({
-          id: randomUUID(),
-          idempotency_key: transfer.key,
-          kind: transfer.kind,
-          amount_minor: amountMinor,
-          order_id: transfer.orderId ?? null,
-          payment_id: transfer.paymentId ?? null,
-        })
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .returning('id'),
-    )
-    .with('leg_out', (db) =>
-      db
-        .insertInto('ledger_entries')
-        .columns(LEG_COLUMNS)
-        .expression((eb) =>
-          eb
-            .selectFrom('made')
-            .select((eb) => [
-              eb.fn<string>('gen_random_uuid').as('id'),
-              'made.id as transfer_id',
-              eb.val(legOut.account).as('account'),
-              eb.val(legOut.userId).as('user_id'),
-              eb.val(legOut.provider).as('provider'),
-              eb.val(legOut.amountMinor).as('amount_minor'),
-            ]),
-        ),
-    )
-    .with('leg_in', (db) =>
-      db
-        .insertInto('ledger_entries')
-        .columns(LEG_COLUMNS)
-        .expression((eb) =>
-          eb
-            .selectFrom('made')
-            .select((eb) => [
-              eb.fn<string>('gen_random_uuid').as('id'),
-              'made.id as transfer_id',
-              eb.val(legIn.account).as('account'),
-              eb.val(legIn.userId).as('user_id'),
-              eb.val(legIn.provider).as('provider'),
-              eb.val(legIn.amountMinor).as('amount_minor'),
-            ]),
-        ),
-    );
+  const made: TransferValues = {
+    transferId: randomUUID(),
+    key: transfer.key,
+    kind: transfer.kind,
+    amountMinor,
+    orderId: transfer.orderId ?? null,
+    paymentId: transfer.paymentId ?? null,
+    outAccount: from.account,
+    outUserId: customerOf(from),
+    outProvider: 'provider' in from ? from.provider : null,
+    outMinor: -amountMinor,
+    inAccount: to.account,
+    inUserId: customerOf(to),
+    inProvider: 'provider' in to ? to.provider : null,
+    inMinor: amountMinor,
+  };
   if (!userId) {
-    const [row] = await tx.query(
-      made.selectNoFrom((eb) => eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))).as('moved')),
-    );
+    const [row] = await tx.query(transferStatement('store', made));
     return { moved: row?.moved === true, customer: null };
   }
   const [row] = await tx.query(
-    made
-      .with('cached', (db) =>
-        db
-          .updateTable('users')
-          .set((eb) => ({
-            balance_minor: eb('balance_minor', '+', balanceChange),
-            owed_minor: eb('owed_minor', '+', owedChange),
-            updated_at: eb.fn('now'),
-          }))
-          .where('id', '=', userId)
-          .where((eb) => eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))))
-          .where('balance_minor', '>=', needs)
-          .where((eb) => eb.or([eb(eb.val(transfer.spend === true), '=', eb.lit(false)), eb('owed_minor', '=', 0)]))
-          .returning(['balance_minor', 'owed_minor']),
-      )
-      .selectNoFrom((eb) => [
-        eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))).as('moved'),
-        eb.selectFrom('cached').select('balance_minor').as('balanceMinor'),
-        eb.selectFrom('cached').select('owed_minor').as('owedMinor'),
-      ]),
+    transferStatement('customer', {
+      ...made,
+      userId,
+      balanceChange,
+      owedChange,
+      needs,
+      spend: transfer.spend === true,
+    }),
   );
   if (!row?.moved) return { moved: false, customer: null };
   if (row.balanceMinor === null || row.owedMinor === null) {
@@ -252,6 +196,115 @@ export async function transfer(tx: Queryable, transfer: Transfer): Promise<Trans
   }
   return { moved: true, customer: { balanceMinor: row.balanceMinor, owedMinor: row.owedMinor } };
 }
+
+/** What a transfer's statement writes: the transfer's row, and its two legs (leaving, reaching). */
+interface TransferValues {
+  transferId: string;
+  key: string;
+  kind: LedgerTransferKind;
+  amountMinor: number;
+  orderId: string | null;
+  paymentId: string | null;
+  outAccount: LedgerAccount;
+  outUserId: string | null;
+  outProvider: string | null;
+  outMinor: number;
+  inAccount: LedgerAccount;
+  inUserId: string | null;
+  inProvider: string | null;
+  inMinor: number;
+}
+
+/** ...and the change of the customer's cached balance and debt, when a customer's account takes part. */
+interface CustomerValues {
+  userId: string;
+  balanceChange: number;
+  owedChange: number;
+  /** How much the balance must hold: what the transfer takes from it. */
+  needs: number;
+  spend: boolean;
+}
+
+/** A leg of a transfer, as the VALUES list of transferStatement names its columns. */
+interface Leg {
+  account: LedgerAccount;
+  user_id: string | null;
+  provider: string | null;
+  amount_minor: number;
+}
+
+/**
+ * The statement of a transfer, prepared once for each shape: the transfer, once per key (`made`),
+ * and its two legs in one INSERT ... SELECT from `made`, so they are written only when it was; with
+ * a customer's account, their cached balance and debt too (`cached`), guarded by the balance the
+ * transfer needs. The legs are a VALUES list whose first row's casts type both rows' columns.
+ */
+const transferStatement = prepareEach((shape: 'store' | 'customer', a: TransferValues & Partial<CustomerValues>) => {
+  const legs =
+    sql<Leg>`(values (cast(${a.outAccount} as ledger_account), cast(${a.outUserId} as uuid), ${a.outProvider}, cast(${a.outMinor} as bigint)), (${a.inAccount}, ${a.inUserId}, ${a.inProvider}, ${a.inMinor}))`.as<'leg'>(
+      sql`leg(account, user_id, provider, amount_minor)`,
+    );
+  const made = qb
+    .with('made', (db) =>
+      db
+        .insertInto('ledger_transfers')
+        .values({
+          id: a.transferId,
+          idempotency_key: a.key,
+          kind: a.kind,
+          amount_minor: a.amountMinor,
+          order_id: a.orderId,
+          payment_id: a.paymentId,
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning('id'),
+    )
+    .with('legs', (db) =>
+      db
+        .insertInto('ledger_entries')
+        .columns(['id', 'transfer_id', 'account', 'user_id', 'provider', 'amount_minor'])
+        .expression((eb) =>
+          eb
+            .selectFrom(['made', legs])
+            .select((eb) => [
+              eb.fn<string>('gen_random_uuid').as('id'),
+              'made.id as transfer_id',
+              'leg.account',
+              'leg.user_id',
+              'leg.provider',
+              'leg.amount_minor',
+            ]),
+        ),
+    );
+  if (shape === 'store') {
+    return made.selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))).as('moved'),
+      eb.lit(null).$castTo<number | null>().as('balanceMinor'),
+      eb.lit(null).$castTo<number | null>().as('owedMinor'),
+    ]);
+  }
+  const customer = a as TransferValues & CustomerValues;
+  return made
+    .with('cached', (db) =>
+      db
+        .updateTable('users')
+        .set((eb) => ({
+          balance_minor: eb('balance_minor', '+', customer.balanceChange),
+          owed_minor: eb('owed_minor', '+', customer.owedChange),
+          updated_at: eb.fn('now'),
+        }))
+        .where('id', '=', customer.userId)
+        .where((eb) => eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))))
+        .where('balance_minor', '>=', customer.needs)
+        .where((eb) => eb.or([eb(eb.val(customer.spend), '=', eb.lit(false)), eb('owed_minor', '=', 0)]))
+        .returning(['balance_minor', 'owed_minor']),
+    )
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('made').select(eb.lit(1).as('one'))).as('moved'),
+      eb.selectFrom('cached').select('balance_minor').as('balanceMinor'),
+      eb.selectFrom('cached').select('owed_minor').as('owedMinor'),
+    ]);
+});
 
 /**
  * Money that reached a customer's balance pays what they owe first: a SETTLEMENT from the balance to
