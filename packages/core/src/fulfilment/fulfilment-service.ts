@@ -1,13 +1,13 @@
-import { RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
-import { type Queryable, qb } from '@store/db';
+import { type EmailTemplate, type Locale, RECEIPT_SEND_WINDOW_MINUTES } from '@store/contract';
+import { prepare, prepareEach, type Queryable, qb } from '@store/db';
 import { recordBalanceNotice } from '../ledger/balance-notice.ts';
 import { accounts, creditCustomer, ledgerKeys, transfer } from '../ledger/ledger-service.ts';
-import { emailInsert } from '../mail/outbox.ts';
+import { emailRow, emailRowInsert } from '../mail/outbox.ts';
 import { resolveLocale } from '../mail/templates.ts';
-import { orderEventInsertion } from '../orders/order-events.ts';
+import { orderEventRow, orderEventRowInsert } from '../orders/order-events.ts';
 import type { LockedOrder } from '../orders/order-sql.ts';
 import { refuseTransition, type TransitionChanges, transitionOrder, transitionUpdate } from '../orders/order-state.ts';
-import { basketRemoval, claimCodes } from './fulfilment-sql.ts';
+import { type BoughtLines, basketRemoval, boughtLines, claimCodes } from './fulfilment-sql.ts';
 
 export interface FulfilledLine {
   lineId: string;
@@ -52,6 +52,102 @@ export interface FulfilmentServiceDeps {
 }
 
 /**
+ * The order's move to PAID (its state machine's statement) and its customer's row, locked as
+ * lockCustomer does, with what the receipt needs and the order's lines in products' id order (two
+ * fulfilments never hold each other's product rows in a cycle): one statement, built once.
+ */
+const markPaidStatement = prepare(
+  (a: TransitionChanges & { orderIds: readonly string[]; orderId: string; userId: string }) =>
+    qb
+      .with('paid', () => transitionUpdate(a.orderIds, 'PAID', a))
+      .selectFrom('users as u')
+      .select((eb) => [
+        eb
+          .selectFrom('paid')
+          .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('paid'))
+          .as('paid'),
+        'u.email',
+        'u.name',
+        'u.locale',
+        // The lines as JSON objects keyed by their columns' aliases.
+        eb
+          .selectFrom(
+            eb
+              .selectFrom('order_lines as ol')
+              .select([
+                'ol.id',
+                'ol.product_id as productId',
+                'ol.product_name as productName',
+                'ol.quantity',
+                'ol.unit_price_minor as unitPriceMinor',
+                'ol.discount_minor as discountMinor',
+              ])
+              .where('ol.order_id', '=', a.orderId)
+              .as('l'),
+          )
+          .select((eb) => eb.fn.jsonAgg('l').orderBy('l.productId').orderBy('l.id').as('lines'))
+          .as('lines'),
+      ])
+      .where('u.id', '=', a.userId)
+      .forNoKeyUpdate('u'),
+);
+
+/** What ends a fulfilment of codes, as fulfilmentEndStatement fills it in. */
+interface FulfilmentEnd {
+  userId: string;
+  bought: BoughtLines;
+  emailId: string;
+  emailTo: string;
+  emailTemplate: EmailTemplate;
+  emailLocale: Locale;
+  emailData: string;
+  orderIds: readonly string[];
+  orderId: string;
+  actor: string;
+  paymentId: string | null;
+  detail: string | null;
+  fulfilledAt: Date;
+  refundedMinor: number;
+}
+
+/**
+ * The end of a fulfilment of codes, one statement per status it ends in: the bought lines leave the
+ * basket, the receipt goes into the outbox, the history says what was delivered, the order moves.
+ */
+const fulfilmentEndStatement = prepareEach(
+  (status: 'FULFILLED' | 'PARTIALLY_REFUNDED' | 'REFUNDED', a: FulfilmentEnd) =>
+    basketRemoval(a.userId, a.bought)
+      .with('receipt', () =>
+        emailRowInsert({
+          id: a.emailId,
+          to: a.emailTo,
+          template: a.emailTemplate,
+          locale: a.emailLocale,
+          data: a.emailData,
+        }),
+      )
+      .with('history', () =>
+        orderEventRowInsert({
+          orderId: a.orderId,
+          actor: a.actor,
+          kind: 'codes',
+          amountMinor: null,
+          paymentId: a.paymentId,
+          detail: a.detail,
+        }),
+      )
+      .with('moved', () =>
+        transitionUpdate(a.orderIds, status, {
+          actor: a.actor,
+          fulfilledAt: a.fulfilledAt,
+          refundedMinor: a.refundedMinor,
+        }),
+      )
+      .selectFrom('moved')
+      .select('id'),
+);
+
+/**
  * Marks a locked, unpaid order PAID and turns it into what it bought, in the caller's transaction: a
  * top-up is credited to the ledger and its owner told by email; a purchase claims its codes, refunds
  * any shortfall to the balance through the ledger, takes the bought lines out of the basket and
@@ -62,44 +158,20 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
   const profileLink = new URL('/profile', publicUrl).toString();
 
   /**
-   * The order's move to PAID (its state machine's statement) and its customer's row, locked as
-   * lockCustomer does, with what the receipt needs and the order's lines in products' id order (two
-   * fulfilments never hold each other's product rows in a cycle): one statement.
+   * The order's move to PAID and its customer, locked, with the order's lines (markPaidStatement).
    */
   async function markPaid(tx: Queryable, order: LockedOrder, paid: TransitionChanges) {
     const [customer] = await tx.query(
-      qb
-        .with('paid', () => transitionUpdate([order.id], 'PAID', paid))
-        .selectFrom('users as u')
-        .select((eb) => [
-          eb
-            .selectFrom('paid')
-            .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('paid'))
-            .as('paid'),
-          'u.email',
-          'u.name',
-          'u.locale',
-          // The lines as JSON objects keyed by their columns' aliases.
-          eb
-            .selectFrom(
-              eb
-                .selectFrom('order_lines as ol')
-                .select([
-                  'ol.id',
-                  'ol.product_id as productId',
-                  'ol.product_name as productName',
-                  'ol.quantity',
-                  'ol.unit_price_minor as unitPriceMinor',
-                  'ol.discount_minor as discountMinor',
-                ])
-                .where('ol.order_id', '=', order.id)
-                .as('l'),
-            )
-            .select((eb) => eb.fn.jsonAgg('l').orderBy('l.productId').orderBy('l.id').as('lines'))
-            .as('lines'),
-        ])
-        .where('u.id', '=', order.userId)
-        .forNoKeyUpdate('u'),
+      markPaidStatement({
+        orderIds: [order.id],
+        orderId: order.id,
+        userId: order.userId,
+        actor: paid.actor,
+        paidAt: paid.paidAt,
+        paymentId: paid.paymentId,
+        fulfilledAt: paid.fulfilledAt,
+        refundedMinor: paid.refundedMinor,
+      }),
     );
     if (!customer) throw new Error(`customer ${order.userId} does not exist`);
     if (customer.paid === 0) await refuseTransition(tx, order.id, 'PAID');
@@ -193,7 +265,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
     const units = fulfilled.reduce((sum, line) => sum + line.quantity, 0);
     const delivered = fulfilled.reduce((sum, line) => sum + line.delivered, 0);
     const status = delivered === units ? 'FULFILLED' : delivered === 0 ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-    const receipt = emailInsert({
+    const receipt = emailRow({
       to: customer.email,
       template: 'order-receipt',
       locale: resolveLocale(customer.locale),
@@ -210,10 +282,7 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
         },
       },
     });
-    // The bought lines leave the basket, the order's history says what was delivered, the order
-    // ends, the receipt goes into the outbox: one statement.
-    const bought = lines.map((line) => ({ productId: line.productId, quantity: line.quantity }));
-    const history = orderEventInsertion({
+    const history = orderEventRow({
       orderId: order.id,
       actor,
       kind: 'codes',
@@ -227,13 +296,25 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
         })),
       },
     });
+    // The bought lines leave the basket, the order's history says what was delivered, the order
+    // ends, the receipt goes into the outbox: one statement.
     const moved = await tx.query(
-      basketRemoval(order.userId, bought)
-        .with('receipt', () => receipt.insert)
-        .with('history', () => history)
-        .with('moved', () => transitionUpdate([order.id], status, { fulfilledAt: clock(), refundedMinor, actor }))
-        .selectFrom('moved')
-        .select('id'),
+      fulfilmentEndStatement(status, {
+        userId: order.userId,
+        bought: boughtLines(lines),
+        emailId: receipt.id,
+        emailTo: receipt.to,
+        emailTemplate: receipt.template,
+        emailLocale: receipt.locale,
+        emailData: receipt.data,
+        orderIds: [order.id],
+        orderId: order.id,
+        actor,
+        paymentId: history.paymentId,
+        detail: history.detail,
+        fulfilledAt: clock(),
+        refundedMinor,
+      }),
     );
     if (moved.length === 0) await refuseTransition(tx, order.id, status);
     return { status, refundedMinor, lines: fulfilled, emailId: receipt.id };

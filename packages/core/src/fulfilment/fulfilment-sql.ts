@@ -1,4 +1,4 @@
-import { type Queryable, qb } from '@store/db';
+import { prepare, type Queryable, qb } from '@store/db';
 
 /**
  * Statements of fulfilment, built with `qb`: reserving and claiming codes, which Prisma's query
@@ -20,7 +20,12 @@ export async function claimCodes(
   orderLineId: string,
   count: number,
 ): Promise<string[]> {
-  const rows = await tx.query(
+  const rows = await tx.query(claimStatement({ productId, orderLineId, count }));
+  return rows.map((row) => row.id);
+}
+
+const claimStatement = prepare(
+  ({ productId, orderLineId, count }: { productId: number; orderLineId: string; count: number }) =>
     qb
       .with('product', (db) => db.selectFrom('products').select('id').where('id', '=', productId).forNoKeyUpdate())
       .with('held', (db) =>
@@ -76,9 +81,7 @@ export async function claimCodes(
       )
       .selectFrom('sold')
       .select('id'),
-  );
-  return rows.map((row) => row.id);
-}
+);
 
 /** At most this many codes are held for one customer's unpaid orders at once: nobody holds the stock. */
 export const RESERVED_UNITS_MAX = 100;
@@ -209,6 +212,13 @@ export function reservationRelease(orders: string[] | OrderIdsQuery) {
     );
 }
 
+/** The bought lines as basketRemoval takes them: one JSON text parameter. */
+export type BoughtLines = string & { readonly boughtLines: unique symbol };
+
+export function boughtLines(lines: ReadonlyArray<{ productId: number; quantity: number }>): BoughtLines {
+  return JSON.stringify(lines.map(({ productId, quantity }) => ({ productId, quantity }))) as BoughtLines;
+}
+
 /**
  * The bought units leave the customer's basket: a line goes when the order took all of it, and
  * keeps what the customer added beyond the order otherwise (disjoint rows). The opening CTEs of the
@@ -216,16 +226,12 @@ export function reservationRelease(orders: string[] | OrderIdsQuery) {
  * locked (the basket's writers queue on it). The bought lines are one JSON parameter, so the
  * statement is the same whatever their number.
  */
-export function basketRemoval(userId: string, bought: ReadonlyArray<{ productId: number; quantity: number }>) {
+export function basketRemoval(userId: string, bought: BoughtLines) {
   return qb
     .with('bought', (db) =>
       db
         .selectFrom((eb) =>
-          eb
-            .fn<{ value: { productId: number; quantity: number } }>('jsonb_array_elements', [
-              eb.val(JSON.stringify(bought)),
-            ])
-            .as('b'),
+          eb.fn<{ value: { productId: number; quantity: number } }>('jsonb_array_elements', [eb.val(bought)]).as('b'),
         )
         .select((eb) => [
           eb.cast<number>(eb.ref('b.value', '->>').key('productId'), 'integer').as('product_id'),

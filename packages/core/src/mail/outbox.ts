@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EmailData, EmailDataSchema, type EmailTemplate, type Locale } from '@store/contract';
-import { type Queryable, qb } from '@store/db';
+import { prepare, type Queryable, qb } from '@store/db';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
 
@@ -19,27 +19,54 @@ export interface EmailRequest {
  * because the row stays PENDING until the send succeeds or is given up.
  */
 export async function recordEmail(db: Queryable, request: EmailRequest): Promise<string> {
-  const { id, insert } = emailInsert(request);
-  await db.execute(insert);
-  return id;
+  const row = emailRow(request);
+  await db.execute(emailStatement(row));
+  return row.id;
 }
+
+const emailStatement = prepare(emailRowInsert);
 
 /**
  * recordEmail's insert, built with `qb`, for a caller that runs it with others in one statement (as
  * a CTE: `.with('receipt', () => insert)`), and the row's id.
  */
 export function emailInsert(request: EmailRequest) {
+  const row = emailRow(request);
+  return { id: row.id, insert: emailRowInsert(row) };
+}
+
+/** An outbox row's values, the data checked against its template's schema and sent as JSON text. */
+export interface EmailRow {
+  id: string;
+  to: string;
+  template: EmailTemplate;
+  locale: Locale;
+  data: string;
+}
+
+export function emailRow(request: EmailRequest): EmailRow {
   const data = EmailDataSchema.parse(request.data);
-  const id = randomUUID();
-  // PostgreSQL takes the parameters' types from the columns: the id a uuid, the data jsonb.
-  const insert = qb.insertInto('outbound_emails').values({
-    id,
-    to_address: request.to,
+  return {
+    id: randomUUID(),
+    to: request.to,
     template: request.template,
     locale: request.locale,
     data: JSON.stringify(data),
+  };
+}
+
+/**
+ * The insert of an outbox row (emailRow), for a prepared statement too: each value is one parameter.
+ * PostgreSQL takes the parameters' types from the columns: the id a uuid, the data jsonb.
+ */
+export function emailRowInsert(row: EmailRow) {
+  return qb.insertInto('outbound_emails').values({
+    id: row.id,
+    to_address: row.to,
+    template: row.template,
+    locale: row.locale,
+    data: row.data,
   });
-  return { id, insert };
 }
 
 /**

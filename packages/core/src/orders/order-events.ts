@@ -1,4 +1,4 @@
-import { type Queryable, qb } from '@store/db';
+import { prepare, type Queryable, qb } from '@store/db';
 
 /**
  * An order's history (order_events). Changes of status are written by a trigger on orders, with the
@@ -41,19 +41,47 @@ export interface OrderEventInput {
  * `qb.with('history', () => orderEventInsertion(event))`).
  */
 export function orderEventInsertion(event: OrderEventInput) {
-  return qb.insertInto('order_events').values({
-    order_id: event.orderId,
+  return orderEventRowInsert(orderEventRow(event));
+}
+
+/** An event's row: what orderEventInsertion writes, the detail as JSON text. */
+export interface OrderEventRow {
+  orderId: string;
+  actor: string;
+  kind: OrderEventKind;
+  amountMinor: number | null;
+  paymentId: string | null;
+  detail: string | null;
+}
+
+export function orderEventRow(event: OrderEventInput): OrderEventRow {
+  return {
+    orderId: event.orderId,
     actor: event.actor,
     kind: event.kind,
-    amount_minor: event.amountMinor ?? null,
-    payment_id: event.paymentId ?? null,
+    amountMinor: event.amountMinor ?? null,
+    paymentId: event.paymentId ?? null,
     detail: event.detail ? JSON.stringify(event.detail) : null,
+  };
+}
+
+/** The insert of an event's row, for a prepared statement too: each value is one parameter. */
+export function orderEventRowInsert(row: OrderEventRow) {
+  return qb.insertInto('order_events').values({
+    order_id: row.orderId,
+    actor: row.actor,
+    kind: row.kind,
+    amount_minor: row.amountMinor,
+    payment_id: row.paymentId,
+    detail: row.detail,
   });
 }
 
 export async function recordOrderEvent(tx: Queryable, event: OrderEventInput): Promise<void> {
-  await tx.execute(orderEventInsertion(event));
+  await tx.execute(orderEventStatement(orderEventRow(event)));
 }
+
+const orderEventStatement = prepare(orderEventRowInsert);
 
 /** The order's history, oldest first. */
 export function orderHistory(sql: Queryable, orderId: string) {

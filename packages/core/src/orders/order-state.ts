@@ -1,5 +1,5 @@
 import type { OrderStatusName, PaymentType } from '@store/contract';
-import { type OrderStatus, type OrderType, type Queryable, qb } from '@store/db';
+import { type OrderStatus, type OrderType, prepareEach, type Queryable, qb } from '@store/db';
 import { reservationRelease } from '../fulfilment/fulfilment-sql.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 
@@ -141,6 +141,11 @@ function transitionQuery(orderIds: readonly string[], to: OrderStatus, changes: 
     .returning(['id', 'status', 'user_id as userId']);
 }
 
+/** transitionQuery, prepared once for each status moved to (its allowed-from list is fixed with it). */
+const transitionStatement = prepareEach((to: OrderStatus, a: TransitionChanges & { orderIds: readonly string[] }) =>
+  transitionQuery(a.orderIds, to, a),
+);
+
 /**
  * The one function that changes an order's status; the trigger on orders writes each change into
  * the order's history with `changes.actor`. Each move is a conditional update,
@@ -156,7 +161,16 @@ export async function transitionOrders(
 ): Promise<Array<{ id: string; status: OrderStatus; userId: string }>> {
   if (orderIds.length === 0) return [];
   const ending = UNPAID_ENDINGS.includes(to);
-  const moved = await tx.query(transitionQuery(orderIds, to, changes));
+  const moved = await tx.query(
+    transitionStatement(to, {
+      orderIds,
+      actor: changes.actor,
+      paidAt: changes.paidAt,
+      paymentId: changes.paymentId,
+      fulfilledAt: changes.fulfilledAt,
+      refundedMinor: changes.refundedMinor,
+    }),
+  );
   if (ending && moved.length > 0) {
     const ended = moved.map((order) => order.id);
     await releasePromoRedemptions(tx, ended);
