@@ -4,7 +4,7 @@ import {
   type PurchasedProduct,
   type PurchasedSearchResponse,
 } from '@store/contract';
-import { type CodeCipher, type OrderStatus, qb, type SqlClient } from '@store/db';
+import { type CodeCipher, type OrderStatus, prepare, qb, type SqlClient } from '@store/db';
 import { COMPLETED_STATUSES, statusName, typeName } from '../orders/order-state.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { minorToDisplay } from '../shared/money.ts';
@@ -58,6 +58,61 @@ const DELIVERED = [...COMPLETED_STATUSES] as OrderStatus[];
  */
 const NEAR_SPELLING = 0.5;
 
+/** The lines of one order, in products' id order: what the confirmation page shows. */
+const orderLinesStatement = prepare((a: { orderId: string }) =>
+  linesQuery().where('ol.order_id', '=', a.orderId).orderBy('ol.product_id').orderBy('ol.id'),
+);
+
+/** The customer's own order, as the confirmation page shows it. */
+const deliveredOrderStatement = prepare((a: { orderId: string; userId: string }) =>
+  qb
+    .selectFrom('orders')
+    .select([
+      'id',
+      'type',
+      'status',
+      'total_minor as totalMinor',
+      'refunded_minor as refundedMinor',
+      'currency',
+      'created_at as createdAt',
+      'paid_at as paidAt',
+    ])
+    .where('id', '=', a.orderId)
+    .where('user_id', '=', a.userId),
+);
+
+/** The sold codes of the lines `ids` and the record of their reveal to `userId`: one statement. */
+const revealStatement = prepare((a: { ids: readonly string[]; userId: string; ip: string | null; route: string }) =>
+  qb
+    .with('codes', (db) =>
+      db
+        .selectFrom('product_codes')
+        .select(['id', 'order_line_id', 'ciphertext', 'sold_at'])
+        .where((eb) => eb('order_line_id', '=', eb.fn.any(eb.val(a.ids))))
+        .where('status', '=', 'SOLD'),
+    )
+    .with('revealed', (db) =>
+      db
+        .insertInto('code_reveals')
+        .columns(['id', 'user_id', 'code_id', 'ip', 'route'])
+        .expression((eb) =>
+          eb
+            .selectFrom('codes')
+            .select((eb) => [
+              eb.fn<string>('gen_random_uuid').as('id'),
+              eb.val(a.userId).as('user_id'),
+              'codes.id as code_id',
+              eb.val(a.ip).as('ip'),
+              eb.val(a.route).as('route'),
+            ]),
+        ),
+    )
+    .selectFrom('codes')
+    .select(['id', 'order_line_id as orderLineId', 'ciphertext'])
+    .orderBy('sold_at')
+    .orderBy('id'),
+);
+
 export interface DeliveryServiceDeps {
   sql: SqlClient;
   cipher: CodeCipher;
@@ -84,36 +139,7 @@ export function createDeliveryService({ sql, cipher }: DeliveryServiceDeps) {
     const codes =
       lines.length === 0
         ? []
-        : await sql.query(
-            qb
-              .with('codes', (db) =>
-                db
-                  .selectFrom('product_codes')
-                  .select(['id', 'order_line_id', 'ciphertext', 'sold_at'])
-                  .where((eb) => eb('order_line_id', '=', eb.fn.any(eb.val(ids))))
-                  .where('status', '=', 'SOLD'),
-              )
-              .with('revealed', (db) =>
-                db
-                  .insertInto('code_reveals')
-                  .columns(['id', 'user_id', 'code_id', 'ip', 'route'])
-                  .expression((eb) =>
-                    eb
-                      .selectFrom('codes')
-                      .select((eb) => [
-                        eb.fn<string>('gen_random_uuid').as('id'),
-                        eb.val(userId).as('user_id'),
-                        'codes.id as code_id',
-                        eb.val(context.ip?.slice(0, 64) ?? null).as('ip'),
-                        eb.val(context.route).as('route'),
-                      ]),
-                  ),
-              )
-              .selectFrom('codes')
-              .select(['id', 'order_line_id as orderLineId', 'ciphertext'])
-              .orderBy('sold_at')
-              .orderBy('id'),
-          );
+        : await sql.query(revealStatement({ ids, userId, ip: context.ip?.slice(0, 64) ?? null, route: context.route }));
     const codesOf = new Map<string, Array<(typeof codes)[number]>>();
     for (const code of codes) {
       if (code.orderLineId) codesOf.set(code.orderLineId, [...(codesOf.get(code.orderLineId) ?? []), code]);
@@ -147,26 +173,9 @@ export function createDeliveryService({ sql, cipher }: DeliveryServiceDeps) {
      * and their codes once it is fulfilled.
      */
     async getOrderDelivery(userId: string, orderId: string, context: RevealContext): Promise<OrderDelivery> {
-      const [order] = await sql.query(
-        qb
-          .selectFrom('orders')
-          .select([
-            'id',
-            'type',
-            'status',
-            'total_minor as totalMinor',
-            'refunded_minor as refundedMinor',
-            'currency',
-            'created_at as createdAt',
-            'paid_at as paidAt',
-          ])
-          .where('id', '=', orderId)
-          .where('user_id', '=', userId),
-      );
+      const [order] = await sql.query(deliveredOrderStatement({ orderId, userId }));
       if (!order) throw new NotFoundError('Order');
-      const lines = await readLines((query) =>
-        query.where('ol.order_id', '=', orderId).orderBy('ol.product_id').orderBy('ol.id'),
-      );
+      const lines = await sql.query(orderLinesStatement({ orderId }));
       return {
         ok: true,
         order: {

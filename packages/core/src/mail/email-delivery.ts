@@ -1,5 +1,5 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
-import { type EmailStatus, type Prisma, qb, type SqlClient } from '@store/db';
+import { type EmailStatus, type Prisma, prepare, qb, type SqlClient, sql } from '@store/db';
 import type { JobContext } from '../queue/job-queue.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -82,6 +82,50 @@ export function withoutLink(data: unknown): Prisma.InputJsonObject {
 }
 
 /**
+ * Ends a run's lease on a row, writing what changed: COALESCE keeps what the change leaves out (a
+ * null); PostgreSQL types each parameter as its column.
+ */
+const finishStatement = prepare(
+  (a: {
+    id: string;
+    status?: EmailStatus | undefined;
+    lastError?: string | undefined;
+    attempts?: number | undefined;
+    sentAt?: Date | undefined;
+    data: string | null;
+  }) =>
+    qb
+      .updateTable('outbound_emails')
+      .set((eb) => ({
+        status: eb.fn.coalesce(eb.val(a.status ?? null), eb.ref('status')),
+        last_error: eb.fn.coalesce(eb.val(a.lastError ?? null), eb.ref('last_error')),
+        attempts: eb.fn.coalesce(eb.val(a.attempts ?? null), eb.ref('attempts')),
+        sent_at: eb.fn.coalesce(eb.val(a.sentAt ?? null), eb.ref('sent_at')),
+        data: eb.fn.coalesce(eb.val(a.data), eb.ref('data')),
+        locked_until: null,
+      }))
+      .where('id', '=', a.id),
+);
+
+/**
+ * Takes a PENDING row whose lease is free or over for a run: the lease until the database's now()
+ * plus `leaseSeconds`, the attempt counted. The database's clock sets and reads every lease, so
+ * workers whose clocks differ still agree.
+ */
+const claimStatement = prepare((a: { emailId: string; leaseSeconds: number }) =>
+  qb
+    .updateTable('outbound_emails')
+    .set((eb) => ({
+      locked_until: eb(eb.fn<Date>('now'), '+', sql<Date>`make_interval(secs => ${a.leaseSeconds})`),
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('id', '=', a.emailId)
+    .where('status', '=', 'PENDING')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', eb.fn<Date>('now'))]))
+    .returning(['id', 'to_address', 'template', 'locale', 'data', 'attempts', 'created_at']),
+);
+
+/**
  * Turns an `outbound_emails` row into a delivered message. A run first claims the row with a lease
  * (`locked_until`) and counts the attempt (`attempts`), in one conditional UPDATE, and sends with no
  * transaction or connection held: two runs given the same id never both send, because the second
@@ -100,19 +144,15 @@ export function createEmailDelivery({ sql, mailer, logger, now = () => new Date(
     change: { status?: EmailStatus; lastError?: string; attempts?: number; sentAt?: Date },
   ) {
     const done = change.status === 'SENT' || change.status === 'FAILED';
-    // COALESCE keeps what the change leaves out; PostgreSQL types each parameter as its column.
     await sql.execute(
-      qb
-        .updateTable('outbound_emails')
-        .set((eb) => ({
-          status: eb.fn.coalesce(eb.val(change.status ?? null), eb.ref('status')),
-          last_error: eb.fn.coalesce(eb.val(change.lastError ?? null), eb.ref('last_error')),
-          attempts: eb.fn.coalesce(eb.val(change.attempts ?? null), eb.ref('attempts')),
-          sent_at: eb.fn.coalesce(eb.val(change.sentAt ?? null), eb.ref('sent_at')),
-          data: eb.fn.coalesce(eb.val(done ? JSON.stringify(withoutLink(row.data)) : null), eb.ref('data')),
-          locked_until: null,
-        }))
-        .where('id', '=', row.id),
+      finishStatement({
+        id: row.id,
+        status: change.status,
+        lastError: change.lastError,
+        attempts: change.attempts,
+        sentAt: change.sentAt,
+        data: done ? JSON.stringify(withoutLink(row.data)) : null,
+      }),
     );
   }
 
@@ -125,20 +165,7 @@ export function createEmailDelivery({ sql, mailer, logger, now = () => new Date(
 
   /** Takes the row for this run, or says why not. */
   async function claim(emailId: string): Promise<ClaimedRow | DeliveryResult | 'busy'> {
-    // The database's clock sets and reads every lease, so workers whose clocks differ still agree.
-    const claimed = await sql.query(
-      qb
-        .updateTable('outbound_emails')
-        .set((eb) => ({
-          // now() plus the lease, an interval parameter ('10000 milliseconds'): a timestamptz.
-          locked_until: eb(eb.fn('now'), '+', eb.val(`${leaseMs} milliseconds`)).$castTo<Date>(),
-          attempts: eb('attempts', '+', 1),
-        }))
-        .where('id', '=', emailId)
-        .where('status', '=', 'PENDING')
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', eb.fn<Date>('now'))]))
-        .returning(['id', 'to_address', 'template', 'locale', 'data', 'attempts', 'created_at']),
-    );
+    const claimed = await sql.query(claimStatement({ emailId, leaseSeconds: leaseMs / 1000 }));
     if (claimed[0]) return claimed[0];
     const [row] = await sql.query(qb.selectFrom('outbound_emails').select('status').where('id', '=', emailId));
     if (!row) return { outcome: 'missing' };

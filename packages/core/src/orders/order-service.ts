@@ -136,6 +136,164 @@ const orderStatusQuery = prepare((a: { orderId: string; userId: string }) =>
 );
 
 /**
+ * The customer's orders but `orderId` that may still hold codes: unpaid, and younger than an order
+ * lives (made after `recent`).
+ */
+function customerOrders(a: { userId: string; recent: Date; orderId: string }) {
+  return qb
+    .selectFrom('orders as o')
+    .select('o.id')
+    .where((eb) =>
+      eb.and([
+        eb('o.user_id', '=', a.userId),
+        eb('o.created_at', '>', a.recent),
+        eb('o.id', '<>', a.orderId),
+        eb('o.status', 'in', UNPAID_STATUSES),
+      ]),
+    );
+}
+
+/** placeOrder's statement, built once (see placeOrder). */
+const placeOrderStatement = prepare(
+  (a: {
+    userId: string;
+    orderId: string;
+    type: 'PURCHASE' | 'SPENDING';
+    free: boolean;
+    createdAt: Date;
+    expiresAt: Date;
+    recent: Date;
+    currency: string;
+  }) => {
+    const mine = customerOrders(a);
+    return (
+      qb
+        .with('customer', (q) =>
+          q
+            .selectFrom('users')
+            .select(['id', 'balance_minor', 'owed_minor'])
+            .where('id', '=', a.userId)
+            .forNoKeyUpdate(),
+        )
+        .with('basket', (q) =>
+          q
+            .selectFrom('customer as c')
+            .innerJoin('basket_lines as bl', 'bl.user_id', 'c.id')
+            .innerJoin('products as p', (join) =>
+              join.onRef('p.id', '=', 'bl.product_id').on((eb) => eb.ref('p.is_active')),
+            )
+            .select(['p.id', 'p.name', 'p.price_minor', 'p.stock_count', 'bl.quantity', 'bl.position']),
+        )
+        .with('fit', (q) =>
+          q
+            .selectFrom('basket')
+            .select((eb) =>
+              eb
+                .cast<number>(
+                  eb.fn.coalesce(eb.fn.sum(eb('price_minor', '*', eb.ref('quantity'))), eb.lit(0)),
+                  'bigint',
+                )
+                .as('subtotal'),
+            )
+            .having((eb) => eb(eb.fn.countAll(), '>', eb.lit(0))),
+        )
+        .with('created', (q) =>
+          q
+            .insertInto('orders')
+            .columns([
+              'id',
+              'user_id',
+              'type',
+              'subtotal_minor',
+              'total_minor',
+              'currency',
+              'created_at',
+              'expires_at',
+              'updated_at',
+            ])
+            .expression((eb) =>
+              eb
+                .selectFrom('fit')
+                .select((eb) => [
+                  eb.val(a.orderId).as('id'),
+                  eb.val(a.userId).as('user_id'),
+                  eb.val(a.type).as('type'),
+                  'subtotal as subtotal_minor',
+                  'subtotal as total_minor',
+                  eb.val(a.currency).as('currency'),
+                  eb.val(a.createdAt).as('created_at'),
+                  eb.val(a.expiresAt).as('expires_at'),
+                  eb.fn<Date>('now').as('updated_at'),
+                ])
+                .where((eb) => eb.or([eb.val(a.free), eb('subtotal', '>', eb.lit(0))])),
+            )
+            .returning('id'),
+        )
+        // The lines' CTE is `lines`, as the reservation's CTEs that follow read it.
+        .with('lines', (q) =>
+          q
+            .insertInto('order_lines')
+            .columns(['id', 'order_id', 'product_id', 'product_name', 'quantity', 'unit_price_minor'])
+            .expression((eb) =>
+              eb
+                .selectFrom(['created', 'basket as b'])
+                .select((eb) => [
+                  eb.fn<string>('gen_random_uuid').as('id'),
+                  'created.id as order_id',
+                  'b.id as product_id',
+                  'b.name as product_name',
+                  'b.quantity',
+                  'b.price_minor as unit_price_minor',
+                ]),
+            )
+            .returning(['id', 'product_id', 'quantity']),
+        )
+        .with('stock', () => reservation.stock)
+        .with('picked', () => reservation.picked)
+        .with('reserved', () => reservation.reserved)
+        .selectFrom('basket as b')
+        .select((eb) => [
+          'b.id',
+          'b.name',
+          'b.price_minor',
+          'b.stock_count',
+          'b.quantity',
+          eb.selectFrom('created').select('created.id').as('orderId'),
+          eb.selectFrom('customer').select('customer.balance_minor').as('balanceMinor'),
+          eb.selectFrom('customer').select('customer.owed_minor').as('owedMinor'),
+          eb
+            .selectFrom('reserved as r')
+            .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
+            .whereRef('r.product_id', '=', 'b.id')
+            .as('reserved'),
+          eb(
+            eb.selectFrom('reserved').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count')),
+            '+',
+            eb
+              .selectFrom('product_codes as pc')
+              .innerJoin('order_lines as ol', 'ol.id', 'pc.order_line_id')
+              .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
+              .where('ol.order_id', 'in', mine)
+              .where('pc.status', '=', 'RESERVED'),
+          ).as('held'),
+          eb
+            .exists(
+              eb
+                .selectFrom(mine.as('m'))
+                .select(eb.lit(1).as('one'))
+                .where((eb) => eb.not(eb.exists(openPayments(eb.ref('m.id'))))),
+            )
+            .as('givenUp'),
+        ])
+        .orderBy('b.position')
+        .orderBy('b.id')
+        // A count is never null, and the customer is there when the basket's lines are.
+        .$narrowType<{ balanceMinor: number; owedMinor: number; reserved: number; held: number; givenUp: boolean }>()
+    );
+  },
+);
+
+/**
  * Orders (docs/orders.md): creating them from the server basket or for a top-up,
  * spending the balance on one, completing one that a provider payment paid, and the status the
  * browser polls. Every status change goes through the state machine (order-state.ts); every movement
@@ -252,136 +410,9 @@ export function createOrderService({
     const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
     // Orders younger than an order lives are the only ones that may still hold codes.
     const recent = new Date(createdAt.getTime() - orderTtlMs);
-    const mine = qb
-      .selectFrom('orders as o')
-      .select('o.id')
-      .where((eb) =>
-        eb.and([
-          eb('o.user_id', '=', userId),
-          eb('o.created_at', '>', recent),
-          eb('o.id', '<>', orderId),
-          eb('o.status', 'in', UNPAID_STATUSES),
-        ]),
-      );
+    const mine = customerOrders({ userId, recent, orderId });
     const rows = await tx.query(
-      qb
-        .with('customer', (q) =>
-          q.selectFrom('users').select(['id', 'balance_minor', 'owed_minor']).where('id', '=', userId).forNoKeyUpdate(),
-        )
-        .with('basket', (q) =>
-          q
-            .selectFrom('customer as c')
-            .innerJoin('basket_lines as bl', 'bl.user_id', 'c.id')
-            .innerJoin('products as p', (join) =>
-              join.onRef('p.id', '=', 'bl.product_id').on((eb) => eb.ref('p.is_active')),
-            )
-            .select(['p.id', 'p.name', 'p.price_minor', 'p.stock_count', 'bl.quantity', 'bl.position']),
-        )
-        .with('fit', (q) =>
-          q
-            .selectFrom('basket')
-            .select((eb) =>
-              eb
-                .cast<number>(
-                  eb.fn.coalesce(eb.fn.sum(eb('price_minor', '*', eb.ref('quantity'))), eb.lit(0)),
-                  'bigint',
-                )
-                .as('subtotal'),
-            )
-            .having((eb) => eb(eb.fn.countAll(), '>', eb.lit(0))),
-        )
-        .with('created', (q) =>
-          q
-            .insertInto('orders')
-            .columns([
-              'id',
-              'user_id',
-              'type',
-              'subtotal_minor',
-              'total_minor',
-              'currency',
-              'created_at',
-              'expires_at',
-              'updated_at',
-            ])
-            .expression((eb) =>
-              eb
-                .selectFrom('fit')
-                .select((eb) => [
-                  eb.val(orderId).as('id'),
-                  eb.val(userId).as('user_id'),
-                  eb.val(type).as('type'),
-                  'subtotal as subtotal_minor',
-                  'subtotal as total_minor',
-                  eb.val(STORE_CURRENCY).as('currency'),
-                  eb.val(createdAt).as('created_at'),
-                  eb.val(expiresAt).as('expires_at'),
-                  eb.fn<Date>('now').as('updated_at'),
-                ])
-                .where((eb) => eb.or([eb.val(free), eb('subtotal', '>', eb.lit(0))])),
-            )
-            .returning('id'),
-        )
-        // The lines' CTE is `lines`, as the reservation's CTEs that follow read it.
-        .with('lines', (q) =>
-          q
-            .insertInto('order_lines')
-            .columns(['id', 'order_id', 'product_id', 'product_name', 'quantity', 'unit_price_minor'])
-            .expression((eb) =>
-              eb
-                .selectFrom(['created', 'basket as b'])
-                .select((eb) => [
-                  eb.fn<string>('gen_random_uuid').as('id'),
-                  'created.id as order_id',
-                  'b.id as product_id',
-                  'b.name as product_name',
-                  'b.quantity',
-                  'b.price_minor as unit_price_minor',
-                ]),
-            )
-            .returning(['id', 'product_id', 'quantity']),
-        )
-        .with('stock', () => reservation.stock)
-        .with('picked', () => reservation.picked)
-        .with('reserved', () => reservation.reserved)
-        .selectFrom('basket as b')
-        .select((eb) => [
-          'b.id',
-          'b.name',
-          'b.price_minor',
-          'b.stock_count',
-          'b.quantity',
-          eb.selectFrom('created').select('created.id').as('orderId'),
-          eb.selectFrom('customer').select('customer.balance_minor').as('balanceMinor'),
-          eb.selectFrom('customer').select('customer.owed_minor').as('owedMinor'),
-          eb
-            .selectFrom('reserved as r')
-            .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
-            .whereRef('r.product_id', '=', 'b.id')
-            .as('reserved'),
-          eb(
-            eb.selectFrom('reserved').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count')),
-            '+',
-            eb
-              .selectFrom('product_codes as pc')
-              .innerJoin('order_lines as ol', 'ol.id', 'pc.order_line_id')
-              .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
-              .where('ol.order_id', 'in', mine)
-              .where('pc.status', '=', 'RESERVED'),
-          ).as('held'),
-          eb
-            .exists(
-              eb
-                .selectFrom(mine.as('m'))
-                .select(eb.lit(1).as('one'))
-                .where((eb) => eb.not(eb.exists(openPayments(eb.ref('m.id'))))),
-            )
-            .as('givenUp'),
-        ])
-        .orderBy('b.position')
-        .orderBy('b.id')
-        // A count is never null, and the customer is there when the basket's lines are.
-        .$narrowType<{ balanceMinor: number; owedMinor: number; reserved: number; held: number; givenUp: boolean }>(),
+      placeOrderStatement({ userId, orderId, type, free, createdAt, expiresAt, recent, currency: STORE_CURRENCY }),
     );
     if (rows.length === 0) throw new ValidationError({ basket: [ErrorKeys.emptyBasket] }, 'Your basket is empty.');
     const first = rows[0] as (typeof rows)[number];

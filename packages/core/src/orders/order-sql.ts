@@ -1,4 +1,4 @@
-import { type OrderStatus, type OrderType, type Queryable, qb } from '@store/db';
+import { type OrderStatus, type OrderType, prepare, type Queryable, qb } from '@store/db';
 
 /**
  * Statements of orders: the row locks Prisma's query builder cannot take, built with `qb` from the
@@ -46,9 +46,13 @@ export const orderColumns = [
  * foreign-key checks of a payment being recorded for it.
  */
 export async function lockOrder(tx: Queryable, orderId: string): Promise<LockedOrder | undefined> {
-  const rows = await tx.query(qb.selectFrom('orders').select(orderColumns).where('id', '=', orderId).forNoKeyUpdate());
+  const rows = await tx.query(lockOrderStatement({ orderId }));
   return rows[0];
 }
+
+const lockOrderStatement = prepare((a: { orderId: string }) =>
+  qb.selectFrom('orders').select(orderColumns).where('id', '=', a.orderId).forNoKeyUpdate(),
+);
 
 /**
  * Takes the customer's row (the lock the basket's writes take too). Every path that moves money or
@@ -56,8 +60,12 @@ export async function lockOrder(tx: Queryable, orderId: string): Promise<LockedO
  * each other in a cycle.
  */
 export async function lockCustomer(tx: Queryable, userId: string): Promise<void> {
-  await tx.query(qb.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate());
+  await tx.query(lockCustomerStatement({ userId }));
 }
+
+const lockCustomerStatement = prepare((a: { userId: string }) =>
+  qb.selectFrom('users').select('id').where('id', '=', a.userId).forNoKeyUpdate(),
+);
 
 /**
  * Unpaid orders whose time is up, oldest first, locked; SKIP LOCKED leaves an order that a payment
