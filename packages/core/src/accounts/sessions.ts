@@ -1,4 +1,4 @@
-import { type Database, type Prisma, qb, type SqlClient } from '@store/db';
+import { type Database, type Prisma, prepare, qb, type SqlClient } from '@store/db';
 import { UnauthorizedError } from '../shared/errors.ts';
 
 /** Where a session was opened from; kept for the customer's own security overview. */
@@ -137,6 +137,26 @@ export function createSessionCache({
   return cache;
 }
 
+/** A live session of the user's, by id. */
+const sessionStatement = prepare((a: { sessionId: string; userId: string; now: Date }) =>
+  qb
+    .selectFrom('sessions')
+    .select(['last_seen_at as lastSeenAt', 'expires_at as expiresAt'])
+    .where('id', '=', a.sessionId)
+    .where('user_id', '=', a.userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', a.now),
+);
+
+/** The session's last use moved on, unless another request moved it first. */
+const touchStatement = prepare((a: { sessionId: string; now: Date; lastSeenAt: Date }) =>
+  qb
+    .updateTable('sessions')
+    .set({ last_seen_at: a.now })
+    .where('id', '=', a.sessionId)
+    .where('last_seen_at', '=', a.lastSeenAt),
+);
+
 /**
  * A signed bearer token is honoured only while its session row is neither revoked nor expired and
  * belongs to the token's subject: logout and password changes take effect on the server at once.
@@ -159,15 +179,7 @@ export async function checkSession(
     const generation = cache?.generation() ?? 0;
     // One prepared read by primary key on the driver, a fraction of what the query builder's
     // findUnique costs (bench/checkout).
-    const [session] = await sql.query(
-      qb
-        .selectFrom('sessions')
-        .select(['last_seen_at as lastSeenAt', 'expires_at as expiresAt'])
-        .where('id', '=', claims.sessionId)
-        .where('user_id', '=', claims.userId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now),
-    );
+    const [session] = await sql.query(sessionStatement({ sessionId: claims.sessionId, userId: claims.userId, now }));
     if (!session) throw new UnauthorizedError();
     lastSeenAt = session.lastSeenAt.getTime();
     cache?.remember(
@@ -178,13 +190,7 @@ export async function checkSession(
   }
   if (at - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     cache?.touched(claims.sessionId, at);
-    await sql.execute(
-      qb
-        .updateTable('sessions')
-        .set({ last_seen_at: now })
-        .where('id', '=', claims.sessionId)
-        .where('last_seen_at', '=', new Date(lastSeenAt)),
-    );
+    await sql.execute(touchStatement({ sessionId: claims.sessionId, now, lastSeenAt: new Date(lastSeenAt) }));
   }
   return { userId: claims.userId, sessionId: claims.sessionId };
 }

@@ -410,7 +410,6 @@ export function createOrderService({
     const expiresAt = new Date(createdAt.getTime() + orderTtlMs);
     // Orders younger than an order lives are the only ones that may still hold codes.
     const recent = new Date(createdAt.getTime() - orderTtlMs);
-    const mine = customerOrders({ userId, recent, orderId });
     const rows = await tx.query(
       placeOrderStatement({ userId, orderId, type, free, createdAt, expiresAt, recent, currency: STORE_CURRENCY }),
     );
@@ -420,6 +419,7 @@ export function createOrderService({
     if (first.orderId && first.givenUp && rows.some((row) => row.reserved < row.quantity)) {
       // The customer's orders that no payment is open on (the widget closed, the page left) give
       // their codes to this one: each Pay makes a new order, and the one before must not keep them.
+      const mine = customerOrders({ userId, recent, orderId });
       await tx.execute(reservationRelease(mine.where((eb) => eb.not(eb.exists(openPayments(eb.ref('o.id')))))));
       const more = await reserveRemaining(tx, first.orderId);
       lines = rows.map((row) => ({ ...row, reserved: row.reserved + (more.get(row.id) ?? 0) }));

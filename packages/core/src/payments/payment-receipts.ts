@@ -1,4 +1,4 @@
-import { type Queryable, qb } from '@store/db';
+import { prepare, type Queryable, qb } from '@store/db';
 import type { LockedOrder } from '../orders/order-sql.ts';
 import type { ReceiptItem } from './provider.ts';
 import type { RowOf, SqlExpression } from './typed-sql.ts';
@@ -96,9 +96,11 @@ export function receiptItems(lines: ReceiptLine[], totalMinor: number, fallbackN
 
 /** The customer's email and the order's lines, for the provider's receipt. */
 export async function readReceiptSource(sql: Queryable, order: LockedOrder): Promise<ReceiptSource | undefined> {
-  const [receipt] = await sql.query(receiptSource(order.id, order.userId));
+  const [receipt] = await sql.query(receiptSourceStatement({ orderId: order.id, userId: order.userId }));
   return receipt;
 }
+
+const receiptSourceStatement = prepare((a: { orderId: string; userId: string }) => receiptSource(a.orderId, a.userId));
 
 /**
  * The customer's language (kept in step with the interface's by the language switcher), for the
@@ -111,6 +113,10 @@ export async function customerLanguage(
   userId: string,
 ): Promise<string | undefined> {
   if (opened.receipt) return opened.receipt.locale;
-  const [user] = await sql.query(qb.selectFrom('users').select('locale').where('id', '=', userId));
+  const [user] = await sql.query(localeStatement({ userId }));
   return user?.locale;
 }
+
+const localeStatement = prepare((a: { userId: string }) =>
+  qb.selectFrom('users').select('locale').where('id', '=', a.userId),
+);
