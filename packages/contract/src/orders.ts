@@ -179,12 +179,30 @@ export const OrderErrorSchema = ValidationErrorSchema;
 export const PAYMENT_STATUS_VALUES = ['init', 'error', 'success', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatusValue = (typeof PAYMENT_STATUS_VALUES)[number];
 
+/**
+ * Why a payment failed, as the provider says it; `expired` is also an order left unpaid past its time.
+ * A status answer may name a reason not listed here (a new one of the provider's): show it as a failure
+ * whose cause is not known.
+ */
+export const PAYMENT_FAILURE_REASONS = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  '3ds_failed',
+  'refused_by_payer',
+  'cancelled_by_payer',
+  'expired',
+] as const;
+export type PaymentFailureReasonName = (typeof PAYMENT_FAILURE_REASONS)[number];
+
 export const PaymentStatusResponseSchema = z.object({
   status: z.enum(PAYMENT_STATUS_VALUES),
   order_id: z.string(),
   order_status: z.enum(ORDER_STATUSES),
   type: z.enum(PAYMENT_TYPES),
   refunded_minor: z.int(),
+  /** With `error` only: why, when the store knows (PAYMENT_FAILURE_REASONS). */
+  reason: z.optional(z.string()),
 });
 export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;
 

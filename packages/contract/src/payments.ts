@@ -468,6 +468,8 @@ export const ConfirmOrderResponseSchema = z.object({
   order_status: z.enum(ORDER_STATUSES),
   type: z.enum(PAYMENT_TYPES),
   refunded_minor: z.int(),
+  /** With `error` only: why, when the store knows (PAYMENT_FAILURE_REASONS). */
+  reason: z.optional(z.string()),
   /** How many of the provider's payments for the order had news that was handed on. */
   updates: z.int(),
 });

@@ -906,6 +906,40 @@ describe('paymentStatus', () => {
     await database.sql.transaction((tx) => transitionOrder(tx, order_id, status, { actor: 'system' }));
     expect((await orders.paymentStatus(user.id, order_id)).status).toBe(expected);
   });
+
+  it('says why a failed order failed: its newest failed payment’s reason', async () => {
+    const user = await createCustomer();
+    const { order_id } = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    const failed = (failureReason: string, createdAt: Date) =>
+      db().payment.create({
+        data: {
+          orderId: order_id,
+          provider: 'sandbox',
+          method: 'CARD',
+          status: 'FAILED',
+          amountMinor: 10_000,
+          currency: 'BRL',
+          failureReason,
+          createdAt,
+        },
+      });
+    await failed('card_declined', new Date(Date.now() - 60_000));
+    await failed('3ds_failed', new Date());
+    // While the order is still payable, a declined attempt says nothing: the order is not an error.
+    expect(await orders.paymentStatus(user.id, order_id)).not.toHaveProperty('reason');
+    await database.sql.transaction((tx) => transitionOrder(tx, order_id, 'FAILED', { actor: 'system' }));
+    expect(await orders.paymentStatus(user.id, order_id)).toMatchObject({ status: 'error', reason: '3ds_failed' });
+  });
+
+  it('names no reason for a failed order without a failed payment, and `expired` for an expired one', async () => {
+    const user = await createCustomer();
+    const cancelled = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    await database.sql.transaction((tx) => transitionOrder(tx, cancelled.order_id, 'CANCELLED', { actor: 'system' }));
+    expect(await orders.paymentStatus(user.id, cancelled.order_id)).not.toHaveProperty('reason');
+    const late = await orders.createOrder(user.id, { type: 'balance', replenishmentValue: 100 });
+    await database.sql.transaction((tx) => transitionOrder(tx, late.order_id, 'EXPIRED', { actor: 'system' }));
+    expect(await orders.paymentStatus(user.id, late.order_id)).toMatchObject({ status: 'error', reason: 'expired' });
+  });
 });
 
 describe('findPayableOrder', () => {

@@ -135,6 +135,17 @@ const orderStatusQuery = prepare((a: { orderId: string; userId: string }) =>
     .where('user_id', '=', a.userId),
 );
 
+/** Why the order's newest failed payment failed: what a failed order's status answer names. */
+const failureReasonQuery = prepare((a: { orderId: string }) =>
+  qb
+    .selectFrom('payments')
+    .select('failure_reason as reason')
+    .where('order_id', '=', a.orderId)
+    .where('status', '=', 'FAILED')
+    .orderBy('created_at', 'desc')
+    .limit(1),
+);
+
 /**
  * The customer's orders but `orderId` that may still hold codes: unpaid, and younger than an order
  * lives (made after `recent`).
@@ -774,12 +785,18 @@ export function createOrderService({
       // driver, of a statement compiled once.
       const [order] = await sql.query(orderStatusQuery({ orderId, userId }));
       if (!order) throw new NotFoundError('Order');
+      const status = paymentStatusValue(order.status);
+      // Only a failed order reads why, so the poll of a payment still open stays one statement.
+      let reason: string | null | undefined;
+      if (order.status === 'EXPIRED') reason = 'expired';
+      else if (status === 'error') [{ reason } = { reason: null }] = await sql.query(failureReasonQuery({ orderId }));
       return {
-        status: paymentStatusValue(order.status),
+        status,
         order_id: order.id,
         order_status: statusName(order.status),
         type: typeName(order.type),
         refunded_minor: order.refundedMinor,
+        ...(reason ? { reason } : {}),
       };
     },
 
