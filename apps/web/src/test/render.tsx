@@ -20,16 +20,30 @@ export function createTestI18n(language = 'en') {
 /** Shows where the router is, so tests can assert on navigation. */
 export function LocationProbe() {
   const location = useLocation();
-  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+  return (
+    <>
+      <output data-testid="location">{`${location.pathname}${location.search}`}</output>
+      <output data-testid="location-state">{JSON.stringify(location.state ?? null)}</output>
+    </>
+  );
 }
 
-export function renderWithApp(ui: ReactNode, { route = '/', language }: { route?: string; language?: string } = {}) {
+const routeParts = (route: string) => {
+  const url = new URL(route, 'http://localhost');
+  return { pathname: url.pathname, search: url.search };
+};
+
+/** `state`: the navigation state the route is entered with. */
+export function renderWithApp(
+  ui: ReactNode,
+  { route = '/', language, state }: { route?: string; language?: string; state?: unknown } = {},
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const i18n = createTestI18n(language);
   return render(
     <TranslatorProvider translator={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MemoryRouter initialEntries={[route]}>
+        <MemoryRouter initialEntries={[state === undefined ? route : { ...routeParts(route), state }]}>
           <Routes>
             <Route
               path="*"

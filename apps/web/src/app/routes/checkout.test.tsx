@@ -1,9 +1,12 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeAccountUi, getAccountUi } from '../../features/auth/account-ui-store.ts';
 import { readQueue } from '../../features/basket/basket-queue.ts';
 import { addToBasket } from '../../features/basket/basket-store.ts';
+import PaymentDialogs from '../../features/payments/components/payment-dialogs.tsx';
+import { closePaymentDialog } from '../../features/payments/payment-ui-store.ts';
+import { CHECKOUT_WITH_BALANCE } from '../../features/payments/topup-return.ts';
 import { setSession } from '../../lib/session-store.ts';
 import { fakeBasketServer } from '../../test/basket-server.ts';
 import { productFixture, userFixture } from '../../test/fixtures.ts';
@@ -21,7 +24,10 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  act(() => closeAccountUi());
+  act(() => {
+    closeAccountUi();
+    closePaymentDialog();
+  });
 });
 
 describe('checkout page', () => {
@@ -79,6 +85,29 @@ describe('checkout page', () => {
 
     await user.click(screen.getByRole('radio', { name: /Account balance/ }));
     expect(pay).toBeEnabled();
+  });
+
+  it('opens with the balance chosen when back from a top-up for this order', async () => {
+    setSession('tok', userFixture({ id: 'u1', balance: 60 }));
+    addToBasket(steam);
+    renderWithApp(<CheckoutPage />, { route: '/checkout', state: CHECKOUT_WITH_BALANCE });
+    expect(screen.getByRole('radio', { name: /Account balance/ })).toBeChecked();
+    expect(screen.getAllByTestId('checkout-line')).toHaveLength(1);
+  });
+
+  it('says a payment cancelled at the provider charged nothing, once', async () => {
+    setSession('tok', userFixture({ id: 'u1' }));
+    addToBasket(steam);
+    renderWithApp(
+      <>
+        <CheckoutPage />
+        <PaymentDialogs />
+      </>,
+      { route: '/checkout?paymentCancelled=1' },
+    );
+    const cancelled = await screen.findByTestId('payment-cancelled-modal');
+    expect(cancelled).toHaveTextContent('You cancelled the payment. Nothing was charged.');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/checkout$/));
   });
 
   it('asks a guest to log in and stays on the page', async () => {

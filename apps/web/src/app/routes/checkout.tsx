@@ -1,5 +1,5 @@
 import { STORE_CURRENCY } from '@store/contract';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { openAuth } from '../../features/auth/account-ui-store.ts';
 import { useSession } from '../../features/auth/hooks/use-session.ts';
 import { useBasketUi } from '../../features/basket/basket-ui-context.ts';
@@ -8,7 +8,9 @@ import { PromoField } from '../../features/basket/components/promo-field.tsx';
 import { useBasket } from '../../features/basket/hooks/use-basket.ts';
 import { basketTotals, usePromo } from '../../features/basket/promo-store.ts';
 import styles from '../../features/checkout/components/checkout.module.css';
+import { useCancelledReturn } from '../../features/payments/cancelled-return.ts';
 import { MethodChoice } from '../../features/payments/components/method-choice.tsx';
+import { opensWithBalance } from '../../features/payments/topup-return.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { ensureTexts } from '../../lib/i18n.ts';
 import { getToken } from '../../lib/session-store.ts';
@@ -35,7 +37,9 @@ export function Component() {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
+  const location = useLocation();
   const { token } = useSession();
+  useCancelledReturn('purchase');
   const lines = useBasket();
   const promo = usePromo();
   const { openBasket } = useBasketUi();
@@ -123,7 +127,7 @@ export function Component() {
           <h2 id="checkout-payment" className={styles.cardTitle}>
             {t('checkout.payment')}
           </h2>
-          <MethodChoice mode="purchase" />
+          <MethodChoice mode="purchase" initialMethod={opensWithBalance(location.state) ? 'balance' : undefined} />
         </section>
       </div>
     </div>

@@ -5,13 +5,15 @@ import { useOrderDelivery } from '../../features/payments/api/get-order-delivery
 import { usePaymentStatus } from '../../features/payments/api/get-payment-status.ts';
 import styles from '../../features/payments/components/order-page.module.css';
 import { OrderSummaryLine } from '../../features/payments/components/order-summary.tsx';
+import { failureText } from '../../features/payments/failure-reason.ts';
 import { openPaymentDialog } from '../../features/payments/payment-ui-store.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
 
 /**
- * /payment-error/{orderId}: what happened to the order, and Try again, which reopens the payment choice
+ * /payment-error/{orderId}: what happened to the order (a failed one says why, and that nothing was
+ * charged), and Try again, which reopens the payment choice
  * on Index as the payment error modal's does. An order that did get paid meanwhile goes to its
  * confirmation.
  */
@@ -34,7 +36,11 @@ export function PaymentErrorPage() {
       <h1 className={styles.title}>{t('orderPage.failedTitle')}</h1>
       <div className={styles.card}>
         <p className={styles.muted} role="status">
-          {value === 'init' ? t('orderPage.unpaidText') : t('orderPage.failedText')}
+          {value === 'init'
+            ? t('orderPage.unpaidText')
+            : value === 'error'
+              ? t(failureText(status.data?.reason))
+              : t('orderPage.failedText')}
         </p>
         {delivery.data && <OrderSummaryLine order={delivery.data.order} />}
       </div>

@@ -3,6 +3,8 @@ import { Navigate, useNavigate } from 'react-router-dom';
 import { useUser } from '../../features/auth/api/get-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useSession } from '../../features/auth/hooks/use-session.ts';
+import { PROFILE_PATH } from '../../features/auth/private-paths.ts';
+import { useCancelledReturn } from '../../features/payments/cancelled-return.ts';
 import { Purchases } from '../../features/payments/components/purchases.tsx';
 import { openPaymentDialog } from '../../features/payments/payment-ui-store.ts';
 import { balanceQueryOptions, useBalance } from '../../features/profile/api/get-balance.ts';
@@ -35,6 +37,7 @@ export function Component() {
   const balance = useBalance();
   const logout = useLogout();
   useDocumentTitle(t('profile.title'));
+  useCancelledReturn('balance');
 
   if (!token) return <Navigate to="/" replace />;
   if (!user.data) return <p className={styles.label}>{t('common.loading')}</p>;
@@ -84,6 +87,7 @@ export function Component() {
                 kind: 'methods',
                 mode: 'balance',
                 amount: owedMinor > 0 ? Math.max(TOPUP_MIN, Math.ceil(owedMinor / 100)) : undefined,
+                returnTo: PROFILE_PATH,
               })
             }
           >

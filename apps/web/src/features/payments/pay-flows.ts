@@ -39,7 +39,8 @@ declare global {
 const awaitOrder = (orderId: string, target: PayTarget) =>
   openPaymentDialog({ kind: 'processing', orderId, topUp: target.mode === 'balance' });
 
-const failed = (target: PayTarget) => openPaymentDialog({ kind: 'error', mode: target.mode });
+const failed = (target: PayTarget, reason?: string) =>
+  openPaymentDialog({ kind: 'error', mode: target.mode, ...(reason ? { reason } : {}) });
 
 /** A refusal because the order is paid or being paid already follows it; anything else is the error path. */
 const refused = (error: unknown, orderId: string | undefined, target: PayTarget) => {
@@ -50,8 +51,9 @@ const refused = (error: unknown, orderId: string | undefined, target: PayTarget)
  * A card payment through the provider's widget, the default card path (docs/payments.md, "How the
  * browser goes on"): the order is created, the widget opened with the request POST /payment answers. On
  * success the order's status is awaited (the user refreshed, the basket reloaded, the success modal); a
- * close after a failure (PAY_WIDGET:CLOSE_AFTER_FAIL) is the error path, any other close just closes. A
- * declined attempt alone changes nothing: the customer may try another card in the widget. An order
+ * close after a failure (PAY_WIDGET:CLOSE_AFTER_FAIL) is the error path, saying why the last attempt was
+ * declined; a close before paying says that nothing was charged. A declined attempt alone changes
+ * nothing: the customer may try another card in the widget. An order
  * paid or being paid already (409 payment.underWay) is followed rather than paid again.
  */
 export async function payWithWidget(target: PayTarget): Promise<void> {
@@ -68,13 +70,17 @@ export async function payWithWidget(target: PayTarget): Promise<void> {
     if (!widget) throw new Error('The payment widget did not start');
     // The widget is its own dialog over the page: ours would hold the focus away from it.
     closePaymentDialog();
+    // Why the last attempt in the widget was declined: said once the widget is closed.
+    let declined = 'other';
     widget.pay(answer.widget.request, {
       onSuccess: () => awaitOrder(order.order_id, target),
       onError: (event) => {
         if (event.code !== 'PAY_WIDGET:TRANSACTION_FAIL') failed(target);
+        else if (event.reason) declined = event.reason;
       },
       onClose: (event) => {
-        if (event.code === 'PAY_WIDGET:CLOSE_AFTER_FAIL') failed(target);
+        if (event.code === 'PAY_WIDGET:CLOSE_AFTER_FAIL') failed(target, declined);
+        else openPaymentDialog({ kind: 'cancelled', mode: target.mode });
       },
     });
   } catch (error) {

@@ -6,8 +6,12 @@ export type PaymentMode = 'purchase' | 'balance';
 
 /** The payment dialogs, one at a time. */
 export type PaymentDialog =
-  /** `amount`: a top-up's amount to start from (the shortfall the insufficient-funds dialog named). */
-  | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined }
+  /**
+   * `amount`: a top-up's amount to start from (the shortfall the insufficient-funds dialog named).
+   * `returnTo`: where the top-up's success takes the shopper (the checkout, the profile); without it,
+   * where the last top-up started noted.
+   */
+  | { kind: 'methods'; mode: PaymentMode; amount?: number | undefined; returnTo?: string | undefined }
   /**
    * `shortMinor`: what the balance lacks for the basket. `owedMinor`, when set: the account owes the
    * store (a top-up given back after it was spent), which the server refuses any spend for until a
@@ -32,9 +36,19 @@ export type PaymentDialog =
    */
   | { kind: 'underWay'; orderId?: string | undefined; topUp?: boolean }
   | { kind: 'success'; orderId?: string }
-  | { kind: 'topupSuccess' }
-  /** Try again reopens the choice of method for the same kind of payment. */
-  | { kind: 'error'; mode?: PaymentMode };
+  /** `resume`: the shopper is back at the checkout, to pay for the order from the balance. */
+  | { kind: 'topupSuccess'; resume?: boolean | undefined }
+  /**
+   * Try again reopens the choice of method for the same kind of payment. `reason`: a payment failed,
+   * and why (the provider's reason, or one the store has no sentence for); without it, something else
+   * went wrong.
+   */
+  | { kind: 'error'; mode?: PaymentMode; reason?: string | undefined }
+  /**
+   * The shopper gave up before paying (the widget closed, UPI cancelled): nothing was charged, which
+   * is no error. `reason` is the provider's, when it named one.
+   */
+  | { kind: 'cancelled'; mode: PaymentMode; reason?: string | undefined };
 
 let dialog: PaymentDialog | null = null;
 const listeners = new Set<() => void>();

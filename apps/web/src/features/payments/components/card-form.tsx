@@ -29,6 +29,7 @@ import {
   maskTopUp,
   parseExpiry,
 } from '../card-rules.ts';
+import { failureText } from '../failure-reason.ts';
 import { openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { attemptToken, followCardChallenge, openOrder, showIfUnderWay } from '../start-payment.ts';
 import styles from './card-form.module.css';
@@ -48,20 +49,21 @@ interface CardFormProps {
  * (POST /orders/create), a top-up names its value; POST /payment answers success (the order's status is
  * then awaited behind the processing modal), failed, or a 3-D Secure step the browser is sent to.
  * A 409 payment.underWay (a second press, a payment already made in another tab) charges nothing:
- * the order is followed as paid. Resolves whether the attempt failed here.
+ * the order is followed as paid. Resolves why the attempt failed here (the provider's reason, `other`
+ * when it named none), or null.
  */
 async function chargeCard(
   mode: PaymentMode,
   amount: number | undefined,
   card: { number: string; month: number; year: number; cvc: string },
-): Promise<boolean> {
+): Promise<string | null> {
   let orderId: string | undefined;
   if (mode === 'purchase') {
     const order = await openOrder({ mode });
     // A promo code that leaves nothing to pay completes the order when it is made.
     if (order.status === 'fulfilled') {
       openPaymentDialog({ kind: 'processing', orderId: order.order_id });
-      return false;
+      return null;
     }
     orderId = order.order_id;
   }
@@ -80,34 +82,39 @@ async function chargeCard(
       timeZoneOffset: new Date().getTimezoneOffset(),
     });
   } catch (error) {
-    if (showIfUnderWay(error, orderId, mode)) return false;
+    if (showIfUnderWay(error, orderId, mode)) return null;
     throw error;
   }
-  if (answer.status === 'failed' || answer.status === 'widget') return true;
+  if (answer.status === 'failed') return answer.reason;
+  if (answer.status === 'widget') return 'other';
   if (answer.status === 'success') {
     openPaymentDialog({ kind: 'processing', orderId: answer.order_id, topUp: mode === 'balance' });
-    return false;
+    return null;
   }
   followCardChallenge(answer);
-  return false;
+  return null;
 }
 
-/** The card form and, after a failed attempt, the error screen whose Try again resets the form. */
+/**
+ * The card form and, after a failed attempt, the error screen whose Try again resets the form: a
+ * declined card says why (the provider's reason) and that nothing was charged.
+ */
 export function CardPayment(props: CardFormProps) {
   const { t } = useTranslation();
   const [attempt, setAttempt] = useState(0);
-  const [failed, setFailed] = useState(false);
-  if (failed) {
+  // Why the last attempt failed: null while none has, '' when the call itself failed.
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed !== null) {
     return (
       <div className={styles.failed} data-testid="card-failed" role="alert">
         <h3 className={styles.failedTitle}>{t('cardForm.failed.title')}</h3>
-        <p>{t('cardForm.failed.text')}</p>
+        <p>{failed ? t(failureText(failed)) : t('cardForm.failed.text')}</p>
         <button
           type="button"
           className={styles.submit}
           // The new form's first field takes the focus, so a keyboard user goes on from there.
           onClick={() => {
-            setFailed(false);
+            setFailed(null);
             setAttempt(attempt + 1);
           }}
         >
@@ -116,7 +123,7 @@ export function CardPayment(props: CardFormProps) {
       </div>
     );
   }
-  return <CardForm key={attempt} {...props} autoFocus={attempt > 0} onFailed={() => setFailed(true)} />;
+  return <CardForm key={attempt} {...props} autoFocus={attempt > 0} onFailed={(reason) => setFailed(reason)} />;
 }
 
 /**
@@ -131,7 +138,7 @@ export function CardForm({
   consented = false,
   autoFocus = false,
   onFailed = () => {},
-}: CardFormProps & { autoFocus?: boolean; onFailed?: () => void }) {
+}: CardFormProps & { autoFocus?: boolean; onFailed?: (reason: string) => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const id = useId();
@@ -198,13 +205,13 @@ export function CardForm({
         };
         chargeCard(mode, topUp ? Number(amount) : undefined, card).then(
           (declined) => {
-            if (declined) onFailed();
+            if (declined) onFailed(declined);
           },
           (error: unknown) => {
             setSending(false);
             // The provider refuses a number no card can have (its check digit): the field says so.
             if (error instanceof ApiError && error.fieldErrors.card_number) setNumberRefused(true);
-            else onFailed();
+            else onFailed('');
           },
         );
       }}

@@ -203,7 +203,7 @@ describe('paying with the store’s own card form', () => {
     expect(purchases()).toHaveLength(1);
   });
 
-  it('shows the error screen on a declined card, and Try again starts a clean form', async () => {
+  it('shows the error screen on a declined card, saying why, and Try again starts a clean form', async () => {
     answers = [
       { status: 200, body: { status: 'failed', order_id: ORDER_ID, payment_id: 'p1', reason: 'card_declined', card } },
     ];
@@ -213,6 +213,7 @@ describe('paying with the store’s own card form', () => {
 
     const failed = await within(modal).findByTestId('card-failed');
     expect(within(failed).getByRole('heading', { name: 'The payment did not go through' })).toBeVisible();
+    expect(failed).toHaveTextContent('Card declined by the bank. Nothing was charged.');
     expect(screen.queryByTestId('payment-processing-modal')).toBeNull();
     await user.click(within(failed).getByRole('button', { name: 'Try again' }));
 
@@ -389,7 +390,9 @@ describe('a card payment refused because the order is paid or being paid (409 pa
     const user = setup();
     const modal = await fillCard(user);
     await user.click(within(modal).getByRole('button', { name: /^Pay BRL/ }));
-    expect(await within(modal).findByTestId('card-failed')).toBeVisible();
+    const failed = await within(modal).findByTestId('card-failed');
+    // The call failed, not the card: nothing says the bank declined it.
+    expect(failed).toHaveTextContent('Your card was not charged. Check the details and try again.');
     expect(screen.queryByTestId('payment-under-way-modal')).toBeNull();
     expect(statusCalls).toBe(0);
   });

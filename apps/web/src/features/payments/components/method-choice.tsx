@@ -49,13 +49,22 @@ async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: num
  * amount first (at least 100, at most 7 characters). Both consents are given here, before paying by
  * any method.
  */
-export function MethodChoice({ mode, initialAmount }: { mode: PaymentMode; initialAmount?: number | undefined }) {
+export function MethodChoice({
+  mode,
+  initialAmount,
+  initialMethod,
+}: {
+  mode: PaymentMode;
+  initialAmount?: number | undefined;
+  /** The method chosen when the form opens (the balance, back from a top-up for this order). */
+  initialMethod?: PaymentMethod | undefined;
+}) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { user } = useSession();
   const lines = useBasket();
   const promo = usePromo();
-  const [method, setMethod] = useState<PaymentMethod | null>(null);
+  const [method, setMethod] = useState<PaymentMethod | null>(initialMethod ?? null);
   const [amount, setAmount] = useState(initialAmount ? maskTopUp(String(initialAmount)) : '');
   const [busy, setBusy] = useState(false);
   const [consent, setConsent] = useState<ConsentState>(NO_CONSENT);

@@ -11,6 +11,8 @@ import { Modal } from '../../auth/components/modal.tsx';
 import { PROFILE_PATH } from '../../auth/private-paths.ts';
 import { useBasket } from '../../basket/hooks/use-basket.ts';
 import { basketTotals, usePromo } from '../../basket/promo-store.ts';
+import { CHECKOUT_PATH } from '../../checkout/paths.ts';
+import { failureText } from '../failure-reason.ts';
 import {
   closePaymentDialog,
   openPaymentDialog,
@@ -18,6 +20,7 @@ import {
   type PaymentMode,
   usePaymentDialog,
 } from '../payment-ui-store.ts';
+import { rememberTopUpReturn } from '../topup-return.ts';
 import { CardPayment } from './card-form.tsx';
 import { MethodChoice } from './method-choice.tsx';
 import styles from './payments.module.css';
@@ -31,9 +34,23 @@ const onClosed = (close: () => void) => (open: boolean) => {
   if (!open) close();
 };
 
-/** The payment method selection, titled Pay, or Top up for the balance. */
-function MethodsDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
+/**
+ * The payment method selection, titled Pay, or Top up for the balance. A top-up that names where it
+ * returns notes it, before any method can leave the page.
+ */
+function MethodsDialog({
+  mode,
+  amount,
+  returnTo,
+}: {
+  mode: PaymentMode;
+  amount?: number | undefined;
+  returnTo?: string | undefined;
+}) {
   const { t } = useTranslation();
+  useEffect(() => {
+    if (mode === 'balance' && returnTo) rememberTopUpReturn(returnTo);
+  }, [mode, returnTo]);
   const title = mode === 'balance' ? t('payment.methods.topUpTitle') : t('payment.methods.title');
   return (
     <Modal
@@ -82,12 +99,14 @@ function InsufficientDialog({ shortMinor, owedMinor }: { shortMinor: number; owe
         type="button"
         className={modalStyles.ok}
         // The top-up starts at what is missing, in whole units, and at least the smallest top-up. A
-        // top-up pays the debt first, so what is owed comes on top of what the order lacks.
+        // top-up pays the debt first, so what is owed comes on top of what the order lacks. Once it
+        // is paid, the shopper is back at the checkout to pay for the order from the balance.
         onClick={() =>
           openPaymentDialog({
             kind: 'methods',
             mode: 'balance',
             amount: Math.max(TOPUP_MIN, Math.ceil(((owedMinor ?? 0) + shortMinor) / 100)),
+            returnTo: CHECKOUT_PATH,
           })
         }
       >
@@ -97,8 +116,19 @@ function InsufficientDialog({ shortMinor, owedMinor }: { shortMinor: number; owe
   );
 }
 
-/** Payment success, with links to the profile; and the balance top-up success. */
-function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp?: boolean }) {
+/**
+ * Payment success, with links to the profile; and the balance top-up success, which after a top-up for
+ * an order leaves the shopper at the checkout to pay for it.
+ */
+function SuccessDialog({
+  orderId,
+  topUp,
+  resume,
+}: {
+  orderId?: string | undefined;
+  topUp?: boolean;
+  resume?: boolean | undefined;
+}) {
   const { t } = useTranslation();
   const key = topUp ? 'payment.topUpSuccess' : 'payment.success';
   return (
@@ -106,7 +136,7 @@ function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp
       open
       onOpenChange={onClosed(closePaymentDialog)}
       title={t(`${key}.title`)}
-      description={t(`${key}.text`)}
+      description={resume ? t('payment.topUpSuccess.resumeText') : t(`${key}.text`)}
       showDescription
       centered
       testId={topUp ? 'topup-success-modal' : 'payment-success-modal'}
@@ -120,18 +150,25 @@ function SuccessDialog({ orderId, topUp }: { orderId?: string | undefined; topUp
             {t('payment.success.codes')}
           </Link>
         )}
-        <Link className={modalStyles.ok} to={PROFILE_PATH} onClick={closePaymentDialog}>
-          {t('payment.success.profile')}
-        </Link>
+        {resume ? (
+          <button type="button" className={modalStyles.ok} onClick={closePaymentDialog}>
+            {t('payment.topUpSuccess.resume')}
+          </button>
+        ) : (
+          <Link className={modalStyles.ok} to={PROFILE_PATH} onClick={closePaymentDialog}>
+            {t('payment.success.profile')}
+          </Link>
+        )}
       </div>
     </Modal>
   );
 }
 
 /**
- * The payment error modal: Try again reopens the payment choice on Index; closing it goes home.
+ * The payment error modal: Try again reopens the payment choice on Index; closing it goes home. A
+ * payment that failed says why and that nothing was charged.
  */
-function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) {
+function ErrorDialog({ mode = 'purchase', reason }: { mode?: PaymentMode | undefined; reason?: string | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
@@ -142,8 +179,10 @@ function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) 
         closePaymentDialog();
         navigate('/');
       }}
-      title={t('payment.error.title')}
-      description={t('payment.error.text')}
+      title={reason === undefined ? t('payment.error.title') : t('payment.error.failedTitle')}
+      description={
+        reason === undefined ? t('payment.error.text') : `${t(failureText(reason))} ${t('payment.error.text')}`
+      }
       showDescription
       centered
       testId="payment-error-modal"
@@ -160,6 +199,30 @@ function ErrorDialog({ mode = 'purchase' }: { mode?: PaymentMode | undefined }) 
         }}
       >
         {t('payment.error.retry')}
+      </button>
+    </Modal>
+  );
+}
+
+/**
+ * A payment given up before it was made (the widget closed, UPI cancelled): it says so and that
+ * nothing was charged, and offers the choice of method again; closing it leaves the shopper where
+ * they are.
+ */
+function CancelledDialog({ mode, reason }: { mode: PaymentMode; reason?: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open
+      onOpenChange={onClosed(closePaymentDialog)}
+      title={t('payment.cancelled.title')}
+      description={reason ? t(failureText(reason)) : t('payment.cancelled.closed')}
+      showDescription
+      centered
+      testId="payment-cancelled-modal"
+    >
+      <button type="button" className={modalStyles.ok} onClick={() => openPaymentDialog({ kind: 'methods', mode })}>
+        {t('payment.cancelled.retry')}
       </button>
     </Modal>
   );
@@ -200,7 +263,7 @@ function CardDialog({
 function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
   switch (dialog.kind) {
     case 'methods':
-      return <MethodsDialog mode={dialog.mode} amount={dialog.amount} />;
+      return <MethodsDialog mode={dialog.mode} amount={dialog.amount} returnTo={dialog.returnTo} />;
     case 'insufficient':
       return <InsufficientDialog shortMinor={dialog.shortMinor} owedMinor={dialog.owedMinor} />;
     case 'card':
@@ -216,9 +279,11 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
     case 'success':
       return <SuccessDialog orderId={dialog.orderId} />;
     case 'topupSuccess':
-      return <SuccessDialog topUp />;
+      return <SuccessDialog topUp resume={dialog.resume} />;
     case 'error':
-      return <ErrorDialog mode={dialog.mode} />;
+      return <ErrorDialog mode={dialog.mode} reason={dialog.reason} />;
+    case 'cancelled':
+      return <CancelledDialog mode={dialog.mode} reason={dialog.reason} />;
   }
 }
 

@@ -1,5 +1,5 @@
 import { PAYMENT_POLL_MS, type PaymentStatusValue } from '@store/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../../lib/session-store.ts';
@@ -246,13 +246,13 @@ describe('UPI', () => {
       type: 'purchase',
       success_url: `http://localhost:3000/?paymentConfirmOrder=${ORDER_ID}`,
       decline_url: `http://localhost:3000/payment-error/${ORDER_ID}`,
-      cancel_url: 'http://localhost:3000/checkout',
+      cancel_url: 'http://localhost:3000/checkout?paymentCancelled=1',
     });
   });
 });
 
 describe('the card widget', () => {
-  type Callbacks = Record<'onSuccess' | 'onError' | 'onClose', (event: { code: string }) => void>;
+  type Callbacks = Record<'onSuccess' | 'onError' | 'onClose', (event: { code: string; reason?: string }) => void>;
 
   /**
    * Starts the widget path with a fake widget; the script the page adds is "loaded" the first time
@@ -297,19 +297,26 @@ describe('the card widget', () => {
     expect(await screen.findByTestId('payment-success-modal')).toBeVisible();
   });
 
-  it('runs the error path on a close after a failure, and only then', async () => {
+  it('runs the error path on a close after a failure, and only then, saying why the last attempt failed', async () => {
     const { callbacks } = await openWidget();
-    act(() => callbacks.onError({ code: 'PAY_WIDGET:TRANSACTION_FAIL' }));
+    act(() => callbacks.onError({ code: 'PAY_WIDGET:TRANSACTION_FAIL', reason: 'card_declined' }));
+    act(() => callbacks.onError({ code: 'PAY_WIDGET:TRANSACTION_FAIL', reason: 'insufficient_funds' }));
     expect(screen.queryByTestId('payment-error-modal')).toBeNull();
     act(() => callbacks.onClose({ code: 'PAY_WIDGET:CLOSE_AFTER_FAIL' }));
-    expect(await screen.findByTestId('payment-error-modal')).toBeVisible();
+    const error = await screen.findByTestId('payment-error-modal');
+    expect(within(error).getByRole('heading', { name: 'The payment did not go through' })).toBeVisible();
+    expect(error).toHaveTextContent('The card does not have enough money. Nothing was charged.');
   });
 
-  it('just closes on a close before paying', async () => {
+  it('says that nothing was charged on a close before paying, as no error', async () => {
     const { callbacks } = await openWidget();
     act(() => callbacks.onClose({ code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' }));
     expect(screen.queryByTestId('payment-error-modal')).toBeNull();
-    expect(screen.queryByRole('dialog')).toBeNull();
+    const cancelled = await screen.findByTestId('payment-cancelled-modal');
+    expect(within(cancelled).getByRole('heading', { name: 'Payment cancelled' })).toBeVisible();
+    expect(cancelled).toHaveTextContent('You closed the payment window before paying. Nothing was charged.');
+    fireEvent.click(within(cancelled).getByRole('button', { name: 'Choose how to pay' }));
+    expect(await screen.findByTestId('payment-methods-modal')).toBeVisible();
   });
 });
 

@@ -7,7 +7,9 @@ import { productFixture, userFixture } from '../../../test/fixtures.ts';
 import { renderWithApp } from '../../../test/render.tsx';
 import { addToBasket, getBasket } from '../../basket/basket-store.ts';
 import { flushBasket } from '../../basket/basket-sync.ts';
-import { closePaymentDialog } from '../payment-ui-store.ts';
+import { CHECKOUT_PATH } from '../../checkout/paths.ts';
+import { closePaymentDialog, openPaymentDialog } from '../payment-ui-store.ts';
+import { rememberTopUpReturn, topUpReturn } from '../topup-return.ts';
 import PaymentDialogs from './payment-dialogs.tsx';
 
 const ORDER_ID = '7d1e2c3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b';
@@ -17,6 +19,10 @@ let server: ReturnType<typeof fakeBasketServer>;
 /** The statuses POST /payment/status answers, one per call; the last one repeats. */
 let statuses: PaymentStatusValue[];
 let statusCalls: unknown[];
+/** The reason an `error` status names, if any. */
+let failReason: string | undefined;
+/** Whether the order polled is a top-up. */
+let topUpOrder = false;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -26,6 +32,9 @@ beforeEach(async () => {
   server = fakeBasketServer([steam]);
   statuses = ['init'];
   statusCalls = [];
+  failReason = undefined;
+  topUpOrder = false;
+  sessionStorage.clear();
   setSession('tok', userFixture({ id: 'u1', balance: 0, balance_minor: 0 }));
   vi.stubGlobal(
     'fetch',
@@ -40,8 +49,9 @@ beforeEach(async () => {
           status,
           order_id: ORDER_ID,
           order_status: status === 'init' ? 'pending' : status === 'error' ? 'failed' : 'fulfilled',
-          type: 'purchase',
+          type: topUpOrder ? 'balance' : 'purchase',
           refunded_minor: 0,
+          ...(status === 'error' && failReason ? { reason: failReason } : {}),
         });
       }
       if (url.pathname === '/api/user') return json(200, { user: userFixture({ id: 'u1' }) });
@@ -105,15 +115,18 @@ describe('the return from a payment page on Index', () => {
     expect(statusCalls).toHaveLength(3);
   });
 
-  it('opens the error modal when the status becomes error', async () => {
+  it('opens the error modal when the status becomes error, saying why and that nothing was charged', async () => {
     statuses = ['init', 'error'];
+    failReason = '3ds_failed';
     renderIndex(`?paymentConfirmOrder=${ORDER_ID}`);
     expect(await screen.findByTestId('payment-processing-modal')).toBeVisible();
     await waitFor(() => expect(statusCalls).toHaveLength(1));
 
     await advance(PAYMENT_POLL_MS);
     const error = await screen.findByTestId('payment-error-modal');
-    expect(within(error).getByRole('heading', { name: 'Something went wrong!' })).toBeVisible();
+    expect(within(error).getByRole('heading', { name: 'The payment did not go through' })).toBeVisible();
+    expect(error).toHaveTextContent('The 3-D Secure check with your bank failed. Nothing was charged.');
+    expect(error).not.toHaveTextContent('Something went wrong');
     expect(within(error).getByRole('button', { name: 'Try again' })).toBeVisible();
     expect(screen.queryByTestId('payment-processing-modal')).toBeNull();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
@@ -151,6 +164,69 @@ describe('the return from a payment page on Index', () => {
     renderIndex('?showModal=nonsense');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('a failed order’s reason', () => {
+  it.each([
+    ['card_declined', 'Card declined by the bank. Nothing was charged.'],
+    ['expired', 'The time to pay ran out. Nothing was charged.'],
+    [undefined, 'The payment did not go through. Nothing was charged.'],
+    ['a_reason_of_tomorrow', 'The payment did not go through. Nothing was charged.'],
+  ])('%s says: %s', async (reason, text) => {
+    statuses = ['error'];
+    failReason = reason;
+    renderIndex(`?paymentConfirmOrder=${ORDER_ID}`);
+    const error = await screen.findByTestId('payment-error-modal');
+    expect(error).toHaveTextContent(text);
+  });
+});
+
+describe('a top-up’s success', () => {
+  it('returns to the checkout with the balance chosen when it was started for an order', async () => {
+    rememberTopUpReturn(CHECKOUT_PATH);
+    statuses = ['success'];
+    topUpOrder = true;
+    renderIndex(`?paymentConfirmOrder=${ORDER_ID}`);
+    const success = await screen.findByTestId('topup-success-modal');
+    expect(success).toHaveTextContent('Your order is waiting: pay for it from the balance now.');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/checkout$/));
+    expect(screen.getByTestId('location-state')).toHaveTextContent('{"method":"balance"}');
+    // Once: a later top-up from elsewhere does not come back here.
+    expect(topUpReturn()).toBeNull();
+    fireEvent.click(within(success).getByRole('button', { name: 'Pay for the order' }));
+    await waitFor(() => expect(screen.queryByTestId('topup-success-modal')).toBeNull());
+  });
+
+  it('is noted for the checkout by the insufficient-funds dialog’s Top up, and kept by a top-up without a place', async () => {
+    renderIndex('');
+    act(() => openPaymentDialog({ kind: 'insufficient', shortMinor: 1_000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Top up balance' }));
+    await screen.findByTestId('payment-methods-modal');
+    expect(topUpReturn()).toBe(CHECKOUT_PATH);
+    // Try again after a failed top-up reopens the choice without a place: the checkout still waits.
+    act(() => openPaymentDialog({ kind: 'methods', mode: 'balance' }));
+    expect(topUpReturn()).toBe(CHECKOUT_PATH);
+    act(() => openPaymentDialog({ kind: 'methods', mode: 'balance', returnTo: '/profile' }));
+    await waitFor(() => expect(topUpReturn()).toBe('/profile'));
+  });
+
+  it('stays on the profile when it was started there', async () => {
+    rememberTopUpReturn('/profile');
+    statuses = ['success'];
+    topUpOrder = true;
+    renderIndex(`?paymentConfirmOrder=${ORDER_ID}`);
+    const success = await screen.findByTestId('topup-success-modal');
+    expect(within(success).getByRole('link', { name: 'Go to profile' })).toBeVisible();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/profile$/));
+  });
+
+  it('ends on Index without a noted return', async () => {
+    statuses = ['success'];
+    topUpOrder = true;
+    renderIndex(`?paymentConfirmOrder=${ORDER_ID}`);
+    await screen.findByTestId('topup-success-modal');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
   });
 });
 

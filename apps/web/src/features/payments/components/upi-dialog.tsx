@@ -2,9 +2,13 @@ import { useId, useState } from 'react';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
 import { useSession } from '../../auth/hooks/use-session.ts';
+import { PROFILE_PATH } from '../../auth/private-paths.ts';
+import { CHECKOUT_PATH } from '../../checkout/paths.ts';
 import { createUpiPayment } from '../api/pay.ts';
+import { cancelledReturnUrl } from '../cancelled-return.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { openOrder, showIfUnderWay } from '../start-payment.ts';
+import { topUpReturn } from '../topup-return.ts';
 import { AmountDue } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
 import styles from './upi-dialog.module.css';
@@ -46,13 +50,16 @@ const AUTOCOMPLETE: Record<UpiField, string> = {
   zip: 'postal-code',
 };
 
-/** The store's own page the provider sends the browser back to, by how the payment ended. */
+/**
+ * The store's own page the provider sends the browser back to, by how the payment ended: a cancel goes
+ * back where the payment started (a top-up where it returns to), which says that nothing was charged.
+ */
 function returnUrls(orderId: string, mode: PaymentMode) {
   const at = (path: string) => new URL(path, window.location.origin).toString();
   return {
     success_url: at(`/?paymentConfirmOrder=${encodeURIComponent(orderId)}`),
     decline_url: at(`/payment-error/${encodeURIComponent(orderId)}`),
-    cancel_url: at(mode === 'balance' ? '/profile' : '/checkout'),
+    cancel_url: cancelledReturnUrl(mode === 'balance' ? (topUpReturn() ?? PROFILE_PATH) : CHECKOUT_PATH),
   };
 }
 
