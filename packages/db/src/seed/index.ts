@@ -235,7 +235,7 @@ async function seedDisplayRates(tx: Prisma.TransactionClient, now: Date) {
 
 /**
  * Seeds the demo store into an empty database: reference data, about a hundred products over the
- * nine platforms (some discounted, some new, some sold out, a few without cover art), encrypted demo
+ * nine platforms (some discounted, some new, some sold out, each with its brand's cover art), encrypted demo
  * codes, promo codes and search aliases. All or nothing, in one transaction; answers false when
  * categories are already there, and then only adds the search aliases to a store that has none.
  */
@@ -271,7 +271,9 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
         const discounted = random() < 0.18;
         const isNew = random() < 0.2;
         const soldOut = random() < 0.12;
-        const withoutCover = random() < 0.07;
+        // Once a few products went without cover art; each shows its brand's now. The draw stays, so
+        // the rest of the demo catalogue (prices, stock, dates) is what it was.
+        random();
         const discountedPrice = Math.max(90, Math.round((price * (0.8 + random() * 0.12)) / 100) * 100 - 10);
         return {
           category,
@@ -283,7 +285,7 @@ async function seedDemoIn(tx: Prisma.TransactionClient, { cipher, now = new Date
             name: fill(category.productName, category, offer, amount),
             description: category.description,
             activationInstructions: category.instructions,
-            coverPath: withoutCover ? null : `/static/covers/${category.slug}.svg`,
+            coverPath: `/static/covers/${category.slug}.svg`,
             coverText: fill(category.coverText, category, offer, amount),
             nominalMinor: amount * 100,
             priceMinor: discounted && discountedPrice < price ? discountedPrice : price,

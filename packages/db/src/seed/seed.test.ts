@@ -75,14 +75,16 @@ describe('seedDemo', () => {
     expect(countries.find((c) => c.code === 'EU')?.name).toBeNull();
   });
 
-  it('makes some discounted, some new, some sold out and some without a cover', async () => {
+  it('makes some discounted, some new, some sold out, and gives every product its brand’s cover', async () => {
     const products = await db.prisma.product.findMany();
     const weekAgo = Date.now() - 8 * 86_400_000;
     expect(products.some((p) => p.oldPriceMinor !== null && p.oldPriceMinor > p.priceMinor)).toBe(true);
     expect(products.some((p) => p.createdAt.getTime() > weekAgo)).toBe(true);
     expect(products.some((p) => p.stockCount === 0)).toBe(true);
     expect(products.some((p) => p.stockCount > 0)).toBe(true);
-    expect(products.some((p) => p.coverPath === null)).toBe(true);
+    expect(products.filter((p) => p.coverPath === null).map((p) => p.name)).toEqual([]);
+    const slugs = new Map((await db.prisma.category.findMany()).map((c) => [c.id, c.slug]));
+    for (const p of products) expect(p.coverPath).toBe(`/static/covers/${slugs.get(p.categoryId)}.svg`);
   });
 
   it('stores codes encrypted, readable with the key, and counts them into stock', async () => {
