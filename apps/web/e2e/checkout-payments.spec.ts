@@ -41,10 +41,28 @@ async function challenge(page: Page, outcome: 'Pass' | 'Fail') {
   await page.getByRole('button', { name: `${outcome} the challenge` }).click();
 }
 
-async function expectError(page: Page) {
+/** The error modal of a payment that failed: it says why, and that nothing was charged. */
+async function expectError(page: Page, why: string) {
   const error = page.getByTestId('payment-error-modal');
-  await expect(error.getByRole('heading', { name: 'Something went wrong!' })).toBeVisible({ timeout: 30_000 });
+  await expect(error.getByRole('heading', { name: 'The payment did not go through' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(error).toContainText(`${why} Nothing was charged.`);
+  await expect(error).not.toContainText('Something went wrong');
   return error;
+}
+
+/** The UPI form, filled in, sent: the provider's page. */
+async function toUpiPage(page: Page) {
+  const modal = page.getByTestId('upi-modal');
+  await modal.getByLabel('First name').fill('Asha');
+  await modal.getByLabel('Last name').fill('Rao');
+  await modal.getByLabel('UPI ID').fill('asha@okbank');
+  await modal.getByLabel('Phone').fill('+91 98765 43210');
+  await modal.getByLabel('Address').fill('1 MG Road, Bengaluru');
+  await modal.getByLabel('ZIP code').fill('560001');
+  await modal.getByRole('button', { name: 'Continue to UPI' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/upi\//);
 }
 
 test('buys with the card widget', PHONE, async ({ page }, info) => {
@@ -58,7 +76,7 @@ test('buys with the card widget', PHONE, async ({ page }, info) => {
   await expectCodesInProfile(page, name);
 });
 
-test('a widget closed after a declined card runs the error path', async ({ page }, info) => {
+test('a widget closed after a declined card runs the error path, saying why', async ({ page }, info) => {
   await register(page, newCustomer(info, 'wdf'));
   await basketOne(page, info, 1);
   await payWith(page, 'card');
@@ -68,9 +86,22 @@ test('a widget closed after a declined card runs the error path', async ({ page 
   await expect(frame.getByRole('heading', { name: 'Payment failed' })).toBeVisible();
   await expect(frame.getByRole('alert')).toHaveText('The card was declined.');
   await page.locator('[data-sandbox-widget] button[aria-label="Close"]').click();
-  const error = await expectError(page);
+  const error = await expectError(page, 'Card declined by the bank.');
   await error.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('payment-methods-modal').getByRole('heading', { name: 'Pay' })).toBeVisible();
+});
+
+test('a widget closed before paying says nothing was charged, as no error', async ({ page }, info) => {
+  await register(page, newCustomer(info, 'wdc'));
+  await basketOne(page, info, 14);
+  await payWith(page, 'card');
+  await expect(page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number')).toBeVisible();
+  await page.locator('[data-sandbox-widget] button[aria-label="Close"]').click();
+  const cancelled = page.getByTestId('payment-cancelled-modal');
+  await expect(cancelled.getByRole('heading', { name: 'Payment cancelled' })).toBeVisible();
+  await expect(cancelled).toContainText('You closed the payment window before paying. Nothing was charged.');
+  await expect(page.getByTestId('payment-error-modal')).toHaveCount(0);
+  await expect(page).toHaveURL(/\/checkout$/);
 });
 
 test('buys through the hosted page', PHONE, async ({ page }, info) => {
@@ -105,7 +136,7 @@ test('a failed 3DS challenge ends in the error modal, whose Try again reopens th
   await basketOne(page, info, 5);
   await ownCard(page, THREE_DS);
   await challenge(page, 'Fail');
-  const error = await expectError(page);
+  const error = await expectError(page, 'The 3-D Secure check with your bank failed.');
   await error.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('payment-methods-modal').getByRole('heading', { name: 'Pay' })).toBeVisible();
 });
@@ -115,7 +146,7 @@ test('a 3DS challenge passed and then declined ends in the error modal', async (
   await basketOne(page, info, 6);
   await ownCard(page, THREE_DS_THEN_DECLINED);
   await challenge(page, 'Pass');
-  const error = await expectError(page);
+  const error = await expectError(page, 'Card declined by the bank.');
   await error.getByRole('button', { name: 'Close' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
@@ -129,12 +160,13 @@ test('buys with the own card form through 3DS_REDIRECT', async ({ page }, info) 
   await expectCodesInProfile(page, name);
 });
 
-test('a declined card shows the error screen; Try again with a good card buys', async ({ page }, info) => {
+test('a declined card shows the error screen, saying why; Try again with a good card buys', async ({ page }, info) => {
   await register(page, newCustomer(info, 'dcl'));
   const name = await basketOne(page, info, 8);
   const modal = await ownCard(page, DECLINED);
   const failed = modal.getByTestId('card-failed');
   await expect(failed.getByRole('heading', { name: 'The payment did not go through' })).toBeVisible();
+  await expect(failed).toContainText('Card declined by the bank. Nothing was charged.');
   await failed.getByRole('button', { name: 'Try again' }).click();
   await expect(modal.getByLabel('Card number')).toHaveValue('');
   await expect(modal.getByLabel('Card number')).toBeFocused();
@@ -199,23 +231,35 @@ test('pays by UPI through the provider page', PHONE, async ({ page }, info) => {
   await expectCodesInProfile(page, name);
 });
 
-test('a declined UPI payment lands on the payment error page', async ({ page }, info) => {
+test('a declined UPI payment lands on the payment error page, which says why', async ({ page }, info) => {
   await register(page, newCustomer(info, 'upd'));
   await basketOne(page, info, 11);
   await payWith(page, 'upi');
-  const modal = page.getByTestId('upi-modal');
-  await modal.getByLabel('First name').fill('Asha');
-  await modal.getByLabel('Last name').fill('Rao');
-  await modal.getByLabel('UPI ID').fill('asha@okbank');
-  await modal.getByLabel('Phone').fill('+91 98765 43210');
-  await modal.getByLabel('Address').fill('1 MG Road, Bengaluru');
-  await modal.getByLabel('ZIP code').fill('560001');
-  await modal.getByRole('button', { name: 'Continue to UPI' }).click();
+  await toUpiPage(page);
   await page.getByRole('button', { name: 'Decline' }).click();
   await expect(page).toHaveURL(/\/payment-error\//);
+  await expect(page.getByTestId('payment-error-page')).toContainText(
+    'The payment was declined in your payment app. Nothing was charged.',
+    { timeout: 30_000 },
+  );
   await expect(
     page.getByRole('button', { name: 'Try again' }).or(page.getByRole('link', { name: 'Try again' })),
   ).toBeVisible();
+});
+
+test('a UPI payment cancelled at the provider is back at the checkout, saying nothing was charged', async ({
+  page,
+}, info) => {
+  await register(page, newCustomer(info, 'upc'));
+  await basketOne(page, info, 15);
+  await payWith(page, 'upi');
+  await toUpiPage(page);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const cancelled = page.getByTestId('payment-cancelled-modal');
+  await expect(cancelled.getByRole('heading', { name: 'Payment cancelled' })).toBeVisible();
+  await expect(cancelled).toContainText('You cancelled the payment. Nothing was charged.');
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByTestId('checkout-line')).toHaveCount(1);
 });
 
 test('tops up from the profile with the own card form, then pays from the balance', async ({ page }, info) => {
@@ -235,6 +279,8 @@ test('tops up from the profile with the own card form, then pays from the balanc
       timeout: 30_000,
     },
   );
+  // A top-up from the profile stays on the profile.
+  await expect(page).toHaveURL(/\/profile$/);
   await page.goto('/profile');
   await expect(page.getByTestId('profile-balance')).toHaveText('BRL 500.00');
 
@@ -244,7 +290,7 @@ test('tops up from the profile with the own card form, then pays from the balanc
   await expectCodesInProfile(page, name);
 });
 
-test('a short balance opens the insufficient-funds modal, tops up by the widget there, then pays from it', async ({
+test('a short balance opens the insufficient-funds modal, tops up by the widget there, and is back at the checkout to pay', async ({
   page,
 }, info) => {
   await register(page, newCustomer(info, 'ins'));
@@ -257,12 +303,38 @@ test('a short balance opens the insufficient-funds modal, tops up by the widget 
   await methods.getByLabel('Top-up amount').fill('1000');
   await payWith(methods, 'card');
   await fillProviderCard(page.frameLocator('iframe[title="Card payment"]'), OK);
-  await expect(page.getByTestId('topup-success-modal')).toBeVisible({ timeout: 30_000 });
-  await page.goto('/checkout');
+  const topped = page.getByTestId('topup-success-modal');
+  await expect(topped).toContainText('Your order is waiting: pay for it from the balance now.', { timeout: 30_000 });
+  await topped.getByRole('button', { name: 'Pay for the order' }).click();
+  // Back at the checkout, the basket as it was and the balance chosen.
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByTestId('checkout-line')).toContainText(name);
+  await expect(page.getByTestId('payment-balance').getByRole('radio')).toBeChecked();
   await expect(page.getByTestId('payment-balance')).toContainText(/BRL\s1\D000\.00/);
-  await payWith(page, 'balance');
+  await page.getByRole('button', { name: /^Pay BRL/ }).click();
   await expectSuccess(page, { onIndex: false });
   await expectCodesInProfile(page, name);
+});
+
+test('a top-up for an order through the hosted page comes back to the checkout with the balance chosen', async ({
+  page,
+}, info) => {
+  await register(page, newCustomer(info, 'inh'));
+  const name = await basketOne(page, info, 16);
+  await payWith(page, 'balance');
+  await page.getByTestId('insufficient-modal').getByRole('button', { name: 'Top up balance' }).click();
+  const methods = page.getByTestId('payment-methods-modal');
+  await methods.getByLabel('Top-up amount').fill('1000');
+  await payWith(methods, 'hosted');
+  await expect(page).toHaveURL(/\/sandbox\/hosted\//);
+  await fillProviderCard(page, OK);
+  await expect(page.getByTestId('topup-success-modal')).toContainText('Your order is waiting', { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/checkout$/);
+  await page.getByTestId('topup-success-modal').getByRole('button', { name: 'Pay for the order' }).click();
+  await expect(page.getByTestId('checkout-line')).toContainText(name);
+  await expect(page.getByTestId('payment-balance').getByRole('radio')).toBeChecked();
+  await payWith(page, 'balance');
+  await expectSuccess(page, { onIndex: false });
 });
 
 test('a purchase with the keyboard only, from the product to its code in the profile', async ({ page }, info) => {

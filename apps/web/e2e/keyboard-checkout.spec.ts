@@ -341,10 +341,16 @@ test(
     await tabTo(page, close);
     await expectVisibleFocus(close);
 
-    // Escape closes it (before any answer: nothing happens) and the focus is back on Pay.
+    // Escape closes it before any answer: the store says nothing was charged, with the focus in its
+    // notice; Escape closes that too and the focus is back on Pay.
     await tabToInFrame(page, frame, cardNumber);
     await page.keyboard.press('Escape');
     await expect(widget).toHaveCount(0);
+    const cancelled = page.getByTestId('payment-cancelled-modal');
+    await expect(cancelled).toContainText('Nothing was charged.');
+    await expectFocusWithin(cancelled);
+    await page.keyboard.press('Escape');
+    await expect(cancelled).toHaveCount(0);
     await expect(pay).toBeFocused();
     await expect(page).toHaveURL(/\/checkout$/);
 
@@ -485,7 +491,8 @@ test.describe('the provider pages by keyboard', () => {
     await page.keyboard.press('Escape');
     await expect(page.locator('[data-sandbox-widget]')).toHaveCount(0);
     const error = page.getByTestId('payment-error-modal');
-    await expect(error.getByRole('heading', { name: 'Something went wrong!' })).toBeVisible();
+    await expect(error.getByRole('heading', { name: 'The payment did not go through' })).toBeVisible();
+    await expect(error).toContainText('Card declined by the bank. Nothing was charged.');
     await expectFocusWithin(error);
     const retry = error.getByRole('button', { name: 'Try again' });
     await tabTo(page, retry);
