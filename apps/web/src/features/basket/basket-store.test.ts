@@ -1,8 +1,8 @@
 import { BASKET_LINE_MAX, RequestIdSchema } from '@store/contract';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clearSession, setSession } from '../../lib/session-store.ts';
 import { productFixture, userFixture } from '../../test/fixtures.ts';
-import { BASKET_QUEUE_STORAGE_KEY, foldChange, readQueue } from './basket-queue.ts';
+import { BASKET_QUEUE_STORAGE_KEY, enqueueChanges, foldChange, readQueue } from './basket-queue.ts';
 import {
   addToBasket,
   BASKET_STORAGE_KEY,
@@ -11,6 +11,7 @@ import {
   changeLineQuantity,
   clearBasket,
   getBasket,
+  queueChangesWith,
   removeLine,
 } from './basket-store.ts';
 
@@ -81,7 +82,17 @@ describe('basket store: a guest', () => {
 });
 
 describe('basket store: a customer', () => {
+  // First in this file: the sync, which hands the queue over, has not loaded yet.
+  it('queues a change made before the basket sync has loaded, loading the queue itself', async () => {
+    setSession('tok', userFixture({ id: 'u1' }));
+    addToBasket(productFixture({ id: 3 }));
+    expect(quantities()).toEqual([[3, 1]]);
+    await vi.waitFor(() => expect(readQueue().pending).toEqual([{ id: 3, type: 'increase', count: 1 }]));
+  });
+
   it('queues each change, folded by product, beside the lines it shows at once', () => {
+    // As the basket sync does when it loads.
+    queueChangesWith(enqueueChanges);
     setSession('tok', userFixture({ id: 'u1' }));
     addToBasket(productFixture({ id: 1 }));
     addToBasket(productFixture({ id: 1 }));

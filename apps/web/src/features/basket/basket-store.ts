@@ -3,7 +3,6 @@ import * as z from 'zod/mini';
 import { newRequestId } from '../../lib/request-id.ts';
 import { getSession, subscribeSession } from '../../lib/session-store.ts';
 import { BASKET_STORAGE_KEY } from '../../lib/storage-keys.ts';
-import { enqueueChanges } from './basket-queue.ts';
 
 export { BASKET_STORAGE_KEY };
 
@@ -179,7 +178,22 @@ function setQuantities(targets: readonly { product: BasketProduct; quantity: num
   }
   if (deltas.length === 0) return;
   saveBasketState({ owner, merge_id: owner === null ? newRequestId() : null, lines, capped: state.capped });
-  if (owner !== null) enqueueChanges(deltas);
+  if (owner === null) return;
+  if (enqueue) enqueue(deltas);
+  else void import('./basket-queue.ts').then((queue) => queue.enqueueChanges(deltas));
+}
+
+type BasketDeltas = readonly { id: number; delta: number }[];
+
+/**
+ * Queues a signed-in customer's changes for the server (basket-queue.ts). The queue is no part of the
+ * first download, which a guest's basket never needs: the basket's sync, loaded once somebody is
+ * signed in, hands its enqueue over here; a change made before it has loaded loads the queue itself.
+ */
+let enqueue: ((deltas: BasketDeltas) => void) | undefined;
+
+export function queueChangesWith(next: (deltas: BasketDeltas) => void) {
+  enqueue = next;
 }
 
 const quantityOf = (id: number) => getBasket().find((line) => line.id === id)?.pivot.quantity ?? 0;

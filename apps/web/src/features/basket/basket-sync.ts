@@ -11,15 +11,26 @@ import { clearSession, getToken } from '../../lib/session-store.ts';
 import { getServerBasket } from './api/get-basket.ts';
 import { mergeBasket } from './api/merge-basket.ts';
 import { patchBasket } from './api/update-basket.ts';
-import { type BasketQueue, isQueueEmpty, readQueue, subscribeQueue, writeQueue } from './basket-queue.ts';
+import {
+  type BasketQueue,
+  enqueueChanges,
+  isQueueEmpty,
+  readQueue,
+  subscribeQueue,
+  writeQueue,
+} from './basket-queue.ts';
 import {
   type BasketLine,
   type CappedNote,
   currentOwner,
   getBasketState,
+  queueChangesWith,
   readStoredBasket,
   saveBasketState,
 } from './basket-store.ts';
+
+// From here on, a change to the basket is queued at once, in the same step as the lines it changes.
+queueChangesWith(enqueueChanges);
 
 /**
  * The signed-in customer's basket sync. Changes are applied to the stored basket at once and queued
