@@ -129,6 +129,7 @@ export const BasketItemSchema = z.extend(
     cover_path: true,
     cover_text: true,
     country_icon: true,
+    country: true,
     in_stock: true,
   }),
   {

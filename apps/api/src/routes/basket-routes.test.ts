@@ -101,6 +101,11 @@ describe('GET and PATCH /api/basket', () => {
         cover_path: null,
         cover_text: null,
         country_icon: expect.any(String),
+        // The region the code activates in: the basket and the checkout remind of it.
+        country: {
+          code: expect.stringMatching(/^[A-Z]{2,8}$/),
+          name: expect.toSatisfy((v) => v === null || typeof v === 'string'),
+        },
         in_stock: true,
         pivot: { quantity: 2 },
         max_quantity: 8,

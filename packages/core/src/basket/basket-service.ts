@@ -94,6 +94,7 @@ function toBasketItem(row: BasketRow): BasketItem {
     cover_path: summary.cover_path,
     cover_text: summary.cover_text,
     country_icon: summary.country_icon,
+    country: summary.country,
     in_stock: summary.in_stock,
     pivot: { quantity: row.quantity },
     max_quantity: lineMax(row.stock_count),
