@@ -51,6 +51,7 @@ export function fakeBasketServer(catalogue: ProductSummary[], initial: Record<nu
         cover_path: item.cover_path,
         cover_text: item.cover_text,
         country_icon: item.country_icon,
+        country: item.country,
         in_stock: item.in_stock,
         pivot: { quantity },
         max_quantity: limit(id),

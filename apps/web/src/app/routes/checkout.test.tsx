@@ -47,6 +47,10 @@ describe('checkout page', () => {
       expect.stringContaining('Steam 50'),
     ]);
     expect(within(lines[1] as HTMLElement).getByText('BRL 100.00')).toBeVisible();
+    // The region each code activates in (the fixtures' products are for the United States).
+    expect(within(lines[1] as HTMLElement).getByTestId('line-region')).toHaveTextContent(
+      'Region: United States. Activates only on accounts of this region.',
+    );
     expect(screen.getByTestId('basket-total')).toHaveTextContent('BRL 120.00');
     expect(screen.getByRole('form', { name: 'Promo code' })).toBeVisible();
   });

@@ -5,6 +5,7 @@ import { useSession } from '../../features/auth/hooks/use-session.ts';
 import { useBasketUi } from '../../features/basket/basket-ui-context.ts';
 import { BasketTotal } from '../../features/basket/components/basket-total.tsx';
 import { PromoField } from '../../features/basket/components/promo-field.tsx';
+import { RegionNote } from '../../features/basket/components/region-note.tsx';
 import { useBasket } from '../../features/basket/hooks/use-basket.ts';
 import { basketTotals, usePromo } from '../../features/basket/promo-store.ts';
 import styles from '../../features/checkout/components/checkout.module.css';
@@ -102,6 +103,7 @@ export function Component() {
                   {t('basket.quantity', { count: line.pivot.quantity })} ×{' '}
                   {formatPrice(line.price, line.currency, locale)}
                 </span>
+                <RegionNote line={line} className={styles.region} />
               </li>
             ))}
           </ul>

@@ -20,6 +20,8 @@ export const BasketLineSchema = z.extend(
     country_icon: true,
   }),
   {
+    /** The region the code activates in; a line stored before lines named it has none. */
+    country: z.optional(ProductSummarySchema.shape.country),
     pivot: z.object({ quantity: z.int().check(z.positive()) }),
     /** The server's limit for the line (stock and the per-line maximum), once it has said. */
     max_quantity: z.optional(z.int()),
@@ -208,6 +210,7 @@ const basketProduct = (product: ProductSummary): BasketProduct => ({
   cover_path: product.cover_path,
   cover_text: product.cover_text,
   country_icon: product.country_icon,
+  country: product.country,
 });
 
 /** Adds units of a product (one per Buy click). */

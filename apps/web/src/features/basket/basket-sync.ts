@@ -141,6 +141,7 @@ const toLine = (item: BasketResponse['products'][number]): BasketLine => ({
   cover_path: item.cover_path,
   cover_text: item.cover_text,
   country_icon: item.country_icon,
+  country: item.country,
   pivot: { quantity: item.pivot.quantity },
   max_quantity: item.max_quantity,
 });

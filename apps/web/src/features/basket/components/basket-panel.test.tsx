@@ -116,6 +116,26 @@ describe('basket panel', () => {
     expect(getBasket()).toEqual([]);
   });
 
+  it('shows each name whole and reminds of the region its code activates in, but for a code of anywhere', async () => {
+    const brazil = productFixture({
+      id: 3,
+      name: 'PlayStation Store Gift Card 250 BRL (Brazil)',
+      country: { code: 'BR', name: 'Brazil' },
+    });
+    const anywhere = productFixture({ id: 4, name: 'Valorant 475 VP', country: { code: 'GLOBAL', name: null } });
+    addToBasket(brazil);
+    addToBasket(anywhere);
+    const user = userEvent.setup();
+    renderShop();
+    await openPanel(user);
+    const line = lineOf('PlayStation Store Gift Card 250 BRL (Brazil)');
+    expect(within(line).getByRole('link', { name: 'PlayStation Store Gift Card 250 BRL (Brazil)' })).toBeVisible();
+    expect(within(line).getByTestId('line-region')).toHaveTextContent(
+      'Region: Brazil. Activates only on accounts of this region.',
+    );
+    expect(within(lineOf('Valorant 475 VP')).queryByTestId('line-region')).toBeNull();
+  });
+
   it('shows category links and a way back when empty', async () => {
     vi.stubGlobal(
       'fetch',

@@ -25,6 +25,7 @@ import styles from './basket-panel.module.css';
 import { BasketTotal } from './basket-total.tsx';
 import { CappedNotes } from './capped-notes.tsx';
 import { PromoField } from './promo-field.tsx';
+import { RegionNote } from './region-note.tsx';
 
 /** Below this width an outside tap does not close the panel. */
 const OUTSIDE_CLOSE_QUERY = `(min-width: ${BREAKPOINTS.outsideClick}px)`;
@@ -52,6 +53,7 @@ function BasketLineItem({ line, onNavigate }: { line: BasketLine; onNavigate: ()
         <Link to={`/product/${line.id}`} onClick={onNavigate} className={styles.lineName}>
           {line.name}
         </Link>
+        <RegionNote line={line} className={styles.region} />
         <span className={styles.muted}>{formatPrice(line.price, line.currency, locale)}</span>
         <div className={styles.lineControls}>
           <fieldset className={styles.stepper} aria-label={t('basket.quantityOf', { name: line.name })}>
