@@ -95,6 +95,26 @@ for (const { lang, currency, shown } of CASES) {
   });
 }
 
+test('the basket and the checkout show the converted total of a language switched to, without a reload', async ({
+  page,
+}, info) => {
+  // English first: its answers carry no conversion, so the rupee rate is not known when Hindi is chosen.
+  await shopperIn(page, info, 'en');
+  await buyableCards(page).first().locator('button:enabled').click();
+  await expect(page.getByTestId('added-notification')).toBeVisible();
+  await page.goto('/checkout');
+  const checkout = page.getByTestId('checkout-page');
+  await expect(checkout.getByTestId('checkout-line')).toHaveCount(1);
+  await expect(checkout.getByTestId('basket-total-approx')).toHaveCount(0);
+  await page.getByTestId('language-switcher').selectOption('hi');
+  await expect(checkout.getByTestId('basket-total-approx')).toContainText(/≈\s₹[\d\s]+/);
+  await page.getByTestId('language-switcher').selectOption('ru');
+  await expect(checkout.getByTestId('basket-total-approx')).toContainText(/≈\s[\d\s]+\s₽/);
+  // The basket panel too.
+  await page.getByTestId('cart-button').click();
+  await expect(page.getByTestId('basket-panel').getByTestId('basket-total-approx')).toContainText('₽');
+});
+
 test('Portuguese and English keep the store prices in BRL, without a conversion', async ({ page }) => {
   for (const lang of ['pt-BR', 'en']) {
     await page.addInitScript((lang) => localStorage.setItem('lang', lang), lang);

@@ -1,9 +1,9 @@
 import { STORE_DISPLAY_RATE } from '@store/contract';
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rememberDisplayRate } from '../../../lib/display-rate.ts';
 import { productFixture } from '../../../test/fixtures.ts';
-import { renderWithApp } from '../../../test/render.tsx';
+import { mockFetch, renderWithApp } from '../../../test/render.tsx';
 import type { BasketLine } from '../basket-store.ts';
 import { BasketTotal } from './basket-total.tsx';
 
@@ -27,6 +27,8 @@ const line = (priceMinor: number, quantity: number): BasketLine => {
 
 afterEach(() => {
   rememberDisplayRate('ru', { display: STORE_DISPLAY_RATE });
+  rememberDisplayRate('hi', { display: STORE_DISPLAY_RATE });
+  vi.unstubAllGlobals();
 });
 
 describe('BasketTotal', () => {
@@ -52,6 +54,23 @@ describe('BasketTotal', () => {
     );
     expect(screen.getByTestId('basket-total')).toHaveTextContent(/^90,00\sBRL$/);
     expect(screen.getByTestId('basket-total-approx')).toHaveTextContent(/≈\s1\s579\s₽/);
+  });
+
+  it('after a switch to a language whose rate is not known yet, asks for it and shows the amount', async () => {
+    // Nothing with prices has been read in Hindi yet: the basket's lines were read in another language.
+    const page = { total: 0, page: 1, pages: 1, offset: 0, limit: 20, products: [] };
+    const { fetchMock, calls } = mockFetch({
+      '/api/popular-products': {
+        result: page,
+        display: { currency: 'INR', rate: '0.0625', set_at: '2026-11-23T10:00:00.000Z' },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(fetchMock));
+    renderWithApp(<BasketTotal lines={[line(1_000, 1)]} promo={null} />, { language: 'hi' });
+    expect(screen.queryByTestId('basket-total-approx')).not.toBeInTheDocument();
+    // BRL 10.00 at 0.0625: 160 rupees.
+    expect(await screen.findByTestId('basket-total-approx')).toHaveTextContent(/≈\s₹160/);
+    expect(calls).toEqual(['/api/popular-products?page=1&lang=hi']);
   });
 
   it('says nothing more where prices are shown in BRL', () => {

@@ -1,4 +1,6 @@
-import { STORE_CURRENCY } from '@store/contract';
+import { ProductListResponseSchema, STORE_CURRENCY } from '@store/contract';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client.ts';
 import { approxPrice, displayRate } from '../../../lib/display-rate.ts';
 import { formatPrice } from '../../../lib/format.ts';
 import { formatRateDate } from '../../../lib/rate-date.ts';
@@ -7,6 +9,21 @@ import { useTranslation } from '../../../lib/use-translation.tsx';
 import type { BasketLine } from '../basket-store.ts';
 import { type AppliedPromo, basketTotals } from '../promo-store.ts';
 import styles from './basket-total.module.css';
+
+/**
+ * Makes sure the display rate of `locale` is known, and re-renders when it arrives. Every answer with
+ * prices brings the rate of its language, but after a language switch nothing the basket or the
+ * checkout shows is asked for again: the first page of the popular products in that language brings
+ * it, once per language a visit uses (the rate is remembered as any answer's is).
+ */
+function useDisplayRateOf(locale: string) {
+  useQuery({
+    queryKey: ['display-rate', locale],
+    queryFn: ({ signal }) =>
+      apiGet('/popular-products', ProductListResponseSchema, { params: { page: 1, lang: locale }, signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
 
 /**
  * The total; with a promo code, the applied state: the original struck through and the discounted
@@ -24,6 +41,7 @@ export function BasketTotal({
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  useDisplayRateOf(locale);
   const { totalMinor, payMinor } = basketTotals(lines, promo);
   const price = (minor: number) => formatPrice(minor / 100, STORE_CURRENCY, locale);
   const rate = displayRate(locale);
