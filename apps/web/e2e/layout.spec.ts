@@ -160,6 +160,33 @@ async function problems(page: Page): Promise<string[]> {
       }
     }
 
+    // A card's labels never lie over each other: the discount badge, the cover's text and the name.
+    for (const card of document.querySelectorAll<HTMLElement>('[data-testid="product-card"]')) {
+      if (!card.checkVisibility()) continue;
+      const labels = [...card.querySelectorAll<HTMLElement>('[class*="badge"], [data-testid="cover-text"], h2, h3')]
+        .filter((label) => label.checkVisibility())
+        .map((label) => ({ label, rect: label.getBoundingClientRect() }));
+      for (const [i, a] of labels.entries()) {
+        for (const b of labels.slice(i + 1)) {
+          const apart =
+            a.rect.right <= b.rect.left + 1 ||
+            b.rect.right <= a.rect.left + 1 ||
+            a.rect.bottom <= b.rect.top + 1 ||
+            b.rect.bottom <= a.rect.top + 1;
+          if (!apart && !a.label.contains(b.label) && !b.label.contains(a.label))
+            found.push(`${named(a.label)} lies over ${named(b.label)}`);
+        }
+      }
+    }
+
+    // The basket's and the checkout's product names are shown whole: cut short, they lost the region.
+    for (const name of document.querySelectorAll<HTMLElement>(
+      '[data-testid="basket-line"] a[href^="/product/"], [data-testid="checkout-line"] [class*="lineName"]',
+    )) {
+      if (!name.checkVisibility()) continue;
+      if (name.scrollWidth > name.clientWidth + 1) found.push(`basket name cut short: ${named(name)}`);
+    }
+
     // The cards of a row line up their names and their buttons, whatever wraps on one of them.
     const rows = new Map<number, Array<{ card: HTMLElement; name: number; buttons: number }>>();
     for (const card of document.querySelectorAll<HTMLElement>('[data-testid="product-card"]')) {

@@ -45,7 +45,10 @@ describe('ProductCard', () => {
     );
     const old = screen.getByText(/100\.00/);
     expect(old.closest('s')).not.toBeNull();
-    expect(screen.getByText('−10%')).toBeInTheDocument();
+    const badge = screen.getByText('−10%');
+    // Beside the price, never over the cover and its text.
+    expect(badge.closest('a')).toBeNull();
+    expect(badge.parentElement).toContainElement(screen.getByTestId('price'));
   });
 
   it("shows the product's rating: a star, the average and the number of reviews, named in words", () => {

@@ -26,7 +26,6 @@ export function ProductCard({ product, onBuy, eager, headingLevel = 2 }: Product
     <article className={styles.card} aria-labelledby={`product-${product.id}-name`} data-testid="product-card">
       <Link to={href} className={styles.coverLink} tabIndex={-1} aria-hidden="true">
         <ProductCover coverPath={product.cover_path} coverText={product.cover_text} eager={eager} />
-        {product.discount > 0 && <span className={styles.badge}>−{product.discount}%</span>}
       </Link>
       <div className={styles.body}>
         <div className={styles.meta}>
@@ -50,7 +49,11 @@ export function ProductCard({ product, onBuy, eager, headingLevel = 2 }: Product
         <Name className={styles.name} id={`product-${product.id}-name`}>
           <Link to={href}>{product.name}</Link>
         </Name>
-        <Price minor={product.price_minor} oldMinor={product.old_price_minor} currency={product.currency} />
+        {/* The discount beside the price it lowers, not over the cover, whose text it covered. */}
+        <div className={styles.priceRow}>
+          <Price minor={product.price_minor} oldMinor={product.old_price_minor} currency={product.currency} />
+          {product.discount > 0 && <span className={styles.badge}>−{product.discount}%</span>}
+        </div>
         <div className={styles.actions}>
           <Link to={href} className={styles.details}>
             {t('product.moreDetails')}
