@@ -32,6 +32,8 @@ const db = () => ctx.database.prisma;
 const pay = (token: string | undefined, body: unknown) => call(ctx.app, 'POST', '/api/payment', { token, body });
 const statusOf = async (token: string, orderId: string) =>
   (await call(ctx.app, 'POST', '/api/payment/status', { token, body: { orderId } })).body.status as string;
+const reasonOf = async (token: string, orderId: string) =>
+  (await call(ctx.app, 'POST', '/api/payment/status', { token, body: { orderId } })).body.reason as unknown;
 
 async function settles(token: string, orderId: string, expected: string) {
   await eventually(async () => (await statusOf(token, orderId)) === expected, 15_000);
@@ -90,6 +92,8 @@ describe('POST /payment with the store’s own card form', () => {
     );
     expect(answer).toMatchObject({ status: 'failed', reason: 'card_declined' });
     await settles(buyer.token, buyer.orderId, 'error');
+    // The status poll says why too, for the pages that learn of the failure only from it.
+    expect(await reasonOf(buyer.token, buyer.orderId)).toBe('card_declined');
     const funds = await customerWithOrder(ctx.app, db());
     expect(
       PaymentResponseSchema.parse(
@@ -144,6 +148,7 @@ describe('POST /payment with the store’s own card form', () => {
     });
     expect(failed.statusCode).toBe(303);
     await settles(buyer.token, buyer.orderId, 'error');
+    expect(await reasonOf(buyer.token, buyer.orderId)).toBe('3ds_failed');
   });
 
   it('tops up the balance from POST /payment {type: balance, value, card} alone', async () => {
