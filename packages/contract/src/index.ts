@@ -7,6 +7,7 @@ export * from './errors.ts';
 export * from './jobs.ts';
 export * from './limits.ts';
 export * from './mail.ts';
+export * from './order-history.ts';
 export * from './orders.ts';
 export * from './payments.ts';
 export * from './text.ts';

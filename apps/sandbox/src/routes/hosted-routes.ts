@@ -10,6 +10,9 @@ import { CardFormSchema, expiryParts } from '../schemas.ts';
 import { type CardFormOptions, cardForm, errorPage, refusedCardForm } from '../views.ts';
 import { sendDecision, sendNotFound } from './flows.ts';
 
+/** The store's short order number: the first block of its order id, upper-cased. */
+const orderNumber = (orderId: string) => orderId.slice(0, 8).toUpperCase();
+
 /**
  * The hosted payment page. The store's page posts a form with the hidden field `Request` (base64
  * JSON, signed with the merchant's key); the sandbox checks it, shows its card form, then sends the
@@ -27,8 +30,9 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
       title: locale.t.hostedTitle,
       amountMinor: payment.amountMinor,
       currency: payment.currency,
-      // The request carries no description: the page names the order, in the shopper's language.
-      description: fill(locale.t.orderDescription, { orderId: payment.orderId }),
+      // The request carries no description: the page names the order, in the shopper's language, by
+      // the short number the store shows everywhere.
+      description: fill(locale.t.orderDescription, { orderId: orderNumber(payment.orderId) }),
       ...refused,
     });
 
@@ -93,7 +97,7 @@ export function hostedRoutes(app: FastifyInstance, ctx: SandboxContext) {
       channel: 'hosted',
       amountMinor,
       currency: hosted.amount.currency,
-      description: `Order ${hosted.order_id}`,
+      description: `Order ${orderNumber(hosted.order_id)}`,
       callbackUrl: hosted.callback_url,
       returnUrl: hosted.return_url,
       language: hosted.language ?? null,

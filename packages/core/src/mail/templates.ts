@@ -7,6 +7,7 @@ import {
   isNoticeTemplate,
   LOCALES,
   type Locale,
+  orderNumber,
   type ReceiptData,
 } from '@store/contract';
 import { EMAIL_TEXTS, STORE_NAME } from './email-texts.ts';
@@ -89,10 +90,8 @@ export function formatMoney(minor: number, currency: string, locale: Locale): st
     .join('');
 }
 
-/** The short order number a customer reads: the first block of its id. */
-export function orderNumber(orderId: string): string {
-  return orderId.slice(0, 8).toUpperCase();
-}
+/** The short order number a customer reads, the same everywhere: the contract's. */
+export { orderNumber };
 
 const PARAGRAPH = 'margin:0 0 16px;font-size:16px;line-height:24px;color:#1f2937;';
 const SMALL = 'margin:0 0 12px;font-size:13px;line-height:20px;color:#6b7280;';

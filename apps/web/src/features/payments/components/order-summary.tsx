@@ -1,4 +1,4 @@
-import type { OrderSummary } from '@store/contract';
+import { type OrderSummary, orderNumber } from '@store/contract';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
@@ -10,7 +10,7 @@ export function OrderSummaryLine({ order }: { order: OrderSummary }) {
   const locale = useLocale();
   return (
     <p className={styles.muted} data-testid="order-summary">
-      {t('orderPage.order', { id: order.id.slice(0, 8) })} · {t(`orderPage.status.${order.status}`)} ·{' '}
+      {t('orderPage.order', { id: orderNumber(order.id) })} · {t(`orderPage.status.${order.status}`)} ·{' '}
       {t('orderPage.total', { amount: formatPrice(order.total, order.currency, locale) })}
     </p>
   );
