@@ -23,6 +23,7 @@ export * from './observability/metrics-server.ts';
 export * from './observability/tracing.ts';
 export * from './orders/order-events.ts';
 export * from './orders/order-expiry.ts';
+export * from './orders/order-history.ts';
 export * from './orders/order-operations.ts';
 export * from './orders/order-service.ts';
 export * from './orders/order-state.ts';

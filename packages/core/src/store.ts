@@ -8,6 +8,7 @@ import { createDeliveryService, type DeliveryService } from './delivery/delivery
 import { createDisplayRates, type DisplayRates } from './display/display-rates.ts';
 import { createLedgerService, type LedgerService } from './ledger/ledger-service.ts';
 import type { Mailer } from './mail/mail-types.ts';
+import { createOrderHistory, type OrderHistory } from './orders/order-history.ts';
 import { createOrderService, type OrderService } from './orders/order-service.ts';
 import {
   createPaymentEventIntake,
@@ -51,6 +52,8 @@ export interface Store {
   readonly publicUrl: string;
   promo: PromoService;
   orders: OrderService;
+  /** The customer's orders and what their receipts say (the profile). */
+  orderHistory: OrderHistory;
   ledger: LedgerService;
   basket: BasketService;
   reviews: ReviewService;
@@ -96,6 +99,7 @@ export function createStore({ database, queue, logger, publicUrl, provider, code
     publicUrl,
     promo,
     orders,
+    orderHistory: createOrderHistory({ sql }),
     ledger: createLedgerService({ sql }),
     basket: createBasketService({ db }),
     reviews: createReviewService({ db }),
