@@ -155,7 +155,7 @@ const fulfilmentEndStatement = prepareEach(
  * nothing with the payment.
  */
 export function createFulfilmentService({ publicUrl, clock = () => new Date() }: FulfilmentServiceDeps) {
-  const profileLink = new URL('/profile', publicUrl).toString();
+  const orderLink = (orderId: string) => new URL(`/profile/orders/${orderId}`, publicUrl).toString();
 
   /**
    * The order's move to PAID and its customer, locked, with the order's lines (markPaidStatement).
@@ -271,7 +271,8 @@ export function createFulfilmentService({ publicUrl, clock = () => new Date() }:
       locale: resolveLocale(customer.locale),
       data: {
         name: customer.name,
-        link: profileLink,
+        // The order's page (signed in, like the profile): its codes and its PDF receipt. No token, no code.
+        link: orderLink(order.id),
         expiresInMinutes: RECEIPT_SEND_WINDOW_MINUTES,
         receipt: {
           orderId: order.id,

@@ -45,6 +45,8 @@ export interface ReceiptTexts {
   partialRefund: string;
   fullRefund: string;
   codesHint: string;
+  /** Where the receipt is: a PDF on the order's page, which the button opens. */
+  receiptHint: string;
 }
 
 /**
@@ -152,7 +154,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
     receipt: {
       subject: 'Your {store} order {order}',
       intro: 'Thank you for your purchase! Your order is complete and your codes are waiting in your profile.',
-      button: 'Open my purchases',
+      button: 'Open my order',
       linesTitle: 'What you bought:',
       line: '{name} × {quantity}',
       lineShort: '{name}: {delivered} of {quantity} delivered',
@@ -162,6 +164,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       fullRefund:
         'The codes ran out before we could deliver them. We returned the whole amount, {refund}, to your balance at once; you can spend it on your next purchase.',
       codesHint: 'For your safety, codes are never sent by email: open your profile to see and copy them.',
+      receiptHint: 'The receipt of this order, as a PDF, is on the order’s page.',
     },
     balance: {
       topupSubject: 'Your {store} balance was topped up',
@@ -255,7 +258,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
     receipt: {
       subject: 'Seu pedido {order} na {store}',
       intro: 'Obrigado pela compra! Seu pedido foi concluído e seus códigos estão esperando no seu perfil.',
-      button: 'Abrir minhas compras',
+      button: 'Abrir meu pedido',
       linesTitle: 'O que você comprou:',
       line: '{name} × {quantity}',
       lineShort: '{name}: {delivered} de {quantity} entregues',
@@ -266,6 +269,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         'Os códigos se esgotaram antes da entrega. Devolvemos o valor total, {refund}, ao seu saldo na hora; você pode usá-lo na próxima compra.',
       codesHint:
         'Para sua segurança, os códigos nunca são enviados por e-mail: abra seu perfil para vê-los e copiá-los.',
+      receiptHint: 'O recibo deste pedido, em PDF, está na página do pedido.',
     },
     balance: {
       topupSubject: 'Seu saldo na {store} foi recarregado',
@@ -361,7 +365,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
     receipt: {
       subject: 'Ваш заказ {order} в {store}',
       intro: 'Спасибо за покупку! Заказ выполнен, коды ждут вас в личном кабинете.',
-      button: 'Открыть мои покупки',
+      button: 'Открыть заказ',
       linesTitle: 'Вы купили:',
       line: '{name} × {quantity}',
       lineShort: '{name}: выдано {delivered} из {quantity}',
@@ -372,6 +376,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
         'Коды закончились до выдачи. Мы сразу вернули всю сумму, {refund}, на ваш баланс — её можно потратить на следующую покупку.',
       codesHint:
         'В целях безопасности коды никогда не отправляются по почте: откройте личный кабинет, чтобы увидеть и скопировать их.',
+      receiptHint: 'Чек этого заказа в PDF — на странице заказа.',
     },
     balance: {
       topupSubject: 'Баланс в {store} пополнен',
@@ -463,7 +468,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
     receipt: {
       subject: '{store} पर आपका ऑर्डर {order}',
       intro: 'खरीदारी के लिए धन्यवाद! आपका ऑर्डर पूरा हो गया है और आपके कोड आपकी प्रोफ़ाइल में आपका इंतज़ार कर रहे हैं।',
-      button: 'मेरी खरीदारी खोलें',
+      button: 'मेरा ऑर्डर खोलें',
       linesTitle: 'आपने क्या खरीदा:',
       line: '{name} × {quantity}',
       lineShort: '{name}: {quantity} में से {delivered} दिए गए',
@@ -473,6 +478,7 @@ export const EMAIL_TEXTS: Record<Locale, LocaleTexts> = {
       fullRefund:
         'कोड देने से पहले ही खत्म हो गए। हमने पूरी राशि, {refund}, तुरंत आपके बैलेंस में लौटा दी है; आप इसे अगली खरीदारी में इस्तेमाल कर सकते हैं।',
       codesHint: 'आपकी सुरक्षा के लिए कोड कभी ईमेल से नहीं भेजे जाते: उन्हें देखने और कॉपी करने के लिए अपनी प्रोफ़ाइल खोलें।',
+      receiptHint: 'इस ऑर्डर की रसीद PDF में ऑर्डर के पेज पर है।',
     },
     balance: {
       topupSubject: 'आपका {store} बैलेंस रिचार्ज हो गया',

@@ -152,7 +152,8 @@ function signatureText(common: CommonTexts, signoff: string): string[] {
 
 /**
  * The receipt of a completed order: what each line delivered, the total, what a shortfall returned
- * to the balance, and a button to the profile. Codes are never part of it.
+ * to the balance, and a button to the order's page in the profile, which has its codes and its PDF
+ * receipt. Codes are never part of it.
  */
 function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): RenderedEmail {
   const { common, receipt: texts } = EMAIL_TEXTS[lang];
@@ -190,6 +191,8 @@ function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): Ren
     `${texts.button}:`,
     data.link,
     '',
+    texts.receiptHint,
+    '',
     texts.codesHint,
     '',
     ...signatureText(common, signoff),
@@ -203,6 +206,7 @@ function renderReceipt(lang: Locale, data: EmailData, receipt: ReceiptData): Ren
     `<p style="${PARAGRAPH}font-weight:bold;">${e(total)}</p>`,
     buttonHtml(data.link, texts.button),
     linkHintHtml(common, data.link),
+    `<p style="${PARAGRAPH}">${e(texts.receiptHint)}</p>`,
     `<p style="${PARAGRAPH}">${e(texts.codesHint)}</p>`,
     `<p style="${PARAGRAPH}">${e(signoff)}</p>`,
   ].join('\n');
