@@ -35,6 +35,7 @@ import catalogueRoutes from './routes/catalogue-routes.ts';
 import deliveryRoutes from './routes/delivery-routes.ts';
 import devMailboxRoutes from './routes/dev-mailbox-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import orderHistoryRoutes from './routes/order-history-routes.ts';
 import orderRoutes from './routes/order-routes.ts';
 import paymentRoutes from './routes/payment-routes.ts';
 import profileRoutes from './routes/profile-routes.ts';
@@ -307,6 +308,7 @@ export async function buildApp({
       await api.register(paymentRoutes);
       await api.register(callbackRoutes);
       await api.register(deliveryRoutes);
+      await api.register(orderHistoryRoutes);
     },
     { prefix: '/api' },
   );

@@ -257,6 +257,9 @@ const EnvSchema = z
     /** SMTP server for outgoing mail (smtp://user:pass@host:port); absent: the dev outbox only. */
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().min(3).default('Giftstore <no-reply@giftstore.example>'),
+    /** The seller a receipt names: the store's legal name and its tax id (the demo's, unless set). */
+    STORE_LEGAL_NAME: z.string().trim().min(2).max(200).default('Giftstore Digital Commerce Ltd.'),
+    STORE_TAX_ID: z.string().trim().min(2).max(64).default('12.345.678/0001-90'),
     CORS_ORIGINS: z
       .string()
       .default('')

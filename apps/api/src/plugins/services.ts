@@ -9,6 +9,7 @@ import {
   type IndexedProductSearch,
   type JobQueue,
   type LedgerService,
+  type OrderHistory,
   type OrderService,
   openShop,
   type PaymentEventIntake,
@@ -41,6 +42,8 @@ export interface Services {
   basket: BasketService;
   promo: PromoService;
   orders: OrderService;
+  /** The customer's orders and what their receipts say. */
+  orderHistory: OrderHistory;
   ledger: LedgerService;
   delivery: DeliveryService;
   /** The payment provider (the sandbox, embedded or standalone). */
@@ -123,6 +126,7 @@ export default fp(async function services(
     basket: store.basket,
     promo: store.promo,
     orders: store.orders,
+    orderHistory: store.orderHistory,
     ledger: store.ledger,
     delivery,
     paymentProvider,

@@ -185,7 +185,7 @@ export function createOrderHistory({ sql }: OrderHistoryDeps) {
     async receiptSource(userId: string, orderId: string): Promise<ReceiptSource> {
       const { row, item } = await readOrder(userId, orderId);
       if (!item.receipt || !item.paid_at) {
-        throw new ConflictError('This order was not paid, so it has no receipt.', 'order_unpaid');
+        throw new ConflictError('This order was not paid, so it has no receipt.');
       }
       const [customer] = await sql.query(
         qb.selectFrom('users').select(['name', 'email', 'locale']).where('id', '=', userId),
