@@ -5,7 +5,7 @@ import { createProductRefs, createTestDatabase, type ProductRefs, type TestDatab
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '../ledger/ledger-service.ts';
-import { formatMoney, renderEmail } from '../mail/templates.ts';
+import { renderEmail } from '../mail/templates.ts';
 import { createPromoService } from '../promo/promo-service.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
@@ -115,7 +115,6 @@ async function pdfText(pdf: Buffer): Promise<string> {
   const { text } = await extractText(new Uint8Array(pdf), { mergePages: true });
   return text.replace(/\s+/g, ' ');
 }
-const plain = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('order history', () => {
   let customer: Awaited<ReturnType<typeof createCustomer>>;
@@ -261,7 +260,6 @@ describe('order history', () => {
     const pdf = await renderReceiptPdf(source, seller);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    const order = source.order;
     for (const expected of [
       'Recibo',
       orderNumber(ids.fulfilled),
@@ -269,12 +267,12 @@ describe('order history', () => {
       seller.taxId,
       card.product.name,
       'Preço unitário',
-      plain(formatMoney(2_500, 'BRL', 'pt-BR')),
-      plain(formatMoney(order.subtotal_minor, 'BRL', 'pt-BR')),
+      'BRL 25,00',
+      'BRL 50,00',
       `Desconto (cupom ${promoCode})`,
-      plain(formatMoney(order.discount_minor, 'BRL', 'pt-BR')),
+      '−BRL 5,00',
       'Total pago',
-      plain(formatMoney(order.total_minor, 'BRL', 'pt-BR')),
+      'BRL 45,00',
       'Saldo da conta',
       'Ana Souza',
     ]) {
@@ -290,16 +288,10 @@ describe('order history', () => {
     for (const expected of ['Чек', 'Итого оплачено', 'Возвращено', orderNumber(ids.refunded)]) {
       expect(russian).toContain(expected);
     }
-    expect(russian).toContain(plain(formatMoney(2_500, 'BRL', 'ru')));
+    expect(russian).toContain('25,00 BRL');
     const hindi = await pdfText(await renderReceiptPdf({ ...source, locale: 'hi' }, seller));
     // Devanagari comes back from the PDF in its glyphs' visual order: words without reordered signs.
-    for (const expected of [
-      'रसीद',
-      'उत्पाद',
-      'मात्रा',
-      orderNumber(ids.refunded),
-      plain(formatMoney(2_500, 'BRL', 'hi')),
-    ]) {
+    for (const expected of ['रसीद', 'उत्पाद', 'मात्रा', orderNumber(ids.refunded), 'BRL 25.00']) {
       expect(hindi).toContain(expected);
     }
   });

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { orderNumber } from '@store/contract';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import { formatMoney } from '../mail/templates.ts';
 import type { ReceiptSource } from './order-history.ts';
 import { RECEIPT_TEXTS } from './receipt-texts.ts';
 
@@ -78,6 +77,29 @@ const INK = '#1f2937';
 const MUTED = '#6b7280';
 const ACCENT = '#4f46e5';
 
+/**
+ * Money as the store's pages write it (docs/currency.md): the currency's ISO code and the amount,
+ * thousands parted by a no-break space in every language ("BRL 1 234,90"), so the receipt reads as
+ * the order's page does.
+ */
+function moneyFormatter(locale: string, currency: string) {
+  const format = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'code',
+    useGrouping: 'always',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  // Display only: the division never feeds arithmetic.
+  return (minor: number) =>
+    format
+      .formatToParts(minor / 100)
+      .map((part) => (part.type === 'group' ? '\u00a0' : part.value))
+      .join('')
+      .replace(/\u202f/g, '\u00a0');
+}
+
 /** Fills `{code}`-style placeholders of the receipt's texts. */
 const fill = (text: string, values: Record<string, string>) =>
   text.replace(/\{(\w+)\}/g, (match, key: string) => values[key] ?? match);
@@ -112,7 +134,7 @@ export async function renderReceiptPdf(source: ReceiptSource, seller: ReceiptSel
     doc.on('error', reject);
   });
 
-  const money = (minor: number) => formatMoney(minor, order.currency, locale);
+  const money = moneyFormatter(locale, order.currency);
   const left = PAGE_MARGIN;
   const width = doc.page.width - PAGE_MARGIN * 2;
 
@@ -164,9 +186,17 @@ export async function renderReceiptPdf(source: ReceiptSource, seller: ReceiptSel
   y = paragraph(`${texts.title} ${order.number}`, left, y + 18, width, { size: 20, weight: 'bold' });
 
   // What, when, how, to whom.
-  const paidAt = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
-    new Date(order.paid_at),
-  );
+  // As the store's pages write a date, in UTC (the customer's own zone is not known here); Hindi's
+  // 12-hour form would put a Latin "pm" in the sentence, so it takes the 24-hour one, as the pages do.
+  const paidAt = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    ...(locale === 'hi' ? { hourCycle: 'h23' as const } : {}),
+  }).format(new Date(order.paid_at));
   const method = order.method ? texts.methods[order.method] : '';
   const cardText = card.last4 ? ` · ${card.brand ? `${card.brand} ` : ''}•••• ${card.last4}` : '';
   const facts: Array<[string, string]> = [
