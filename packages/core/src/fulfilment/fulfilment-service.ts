@@ -155,7 +155,7 @@ const fulfilmentEndStatement = prepareEach(
  * nothing with the payment.
  */
 export function createFulfilmentService({ publicUrl, clock = () => new Date() }: FulfilmentServiceDeps) {
-  const orderLink = (orderId: string) => new URL(`/profile/orders/${orderId}`, publicUrl).toString();
+  const orderLink = (orderId: string) => new URL(`/profile?order=${orderId}`, publicUrl).toString();
 
   /**
    * The order's move to PAID and its customer, locked, with the order's lines (markPaidStatement).

@@ -238,11 +238,11 @@ describe('order history', () => {
       where: { toAddress: customer.email, template: 'order-receipt' },
     });
     const links = receipts.map((row) => (row.data as { link: string }).link);
-    expect(links).toContain(`https://store.test/profile/orders/${ids.fulfilled}`);
+    expect(links).toContain(`https://store.test/profile?order=${ids.fulfilled}`);
     const [receipt] = receipts.filter((row) => JSON.stringify(row.data).includes(ids.fulfilled));
     if (!receipt) throw new Error('the paid order has no receipt email');
     const message = renderEmail('order-receipt', 'pt-BR', EmailDataSchema.parse(receipt.data));
-    expect(message.text).toContain(`https://store.test/profile/orders/${ids.fulfilled}\n`);
+    expect(message.text).toContain(`https://store.test/profile?order=${ids.fulfilled}\n`);
     expect(message.text).toContain('O recibo deste pedido, em PDF, está na página do pedido.');
     for (const code of card.codes) expect(message.html + message.text).not.toContain(code);
   });
