@@ -29,7 +29,7 @@ const PART_SECTIONS: Record<string, string[]> = {
   info: ['info', 'holiday'],
   account: ['auth', 'profile', 'validation', 'reviews', 'invalidCredentials'],
   basket: ['basket', 'promo', 'checkout', 'validation.promo'],
-  payments: ['payment', 'cardForm', 'qr', 'payer', 'upi', 'purchases', 'orderPage'],
+  payments: ['payment', 'cardForm', 'qr', 'payer', 'upi', 'purchases', 'orderPage', 'orders'],
   // The product page's own texts (its route loads the part); the card's stay in the first load.
   shop: [
     'shop',

@@ -1,9 +1,12 @@
 import { STORE_CURRENCY, TOPUP_MIN } from '@store/contract';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { NotFoundView } from '../../components/ui/not-found-view.tsx';
 import { useUser } from '../../features/auth/api/get-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useSession } from '../../features/auth/hooks/use-session.ts';
 import { PROFILE_PATH } from '../../features/auth/private-paths.ts';
+import { OrderHistory } from '../../features/orders/components/order-history.tsx';
+import { OrderView } from '../../features/orders/components/order-view.tsx';
 import { useCancelledReturn } from '../../features/payments/cancelled-return.ts';
 import { Purchases } from '../../features/payments/components/purchases.tsx';
 import { openPaymentDialog } from '../../features/payments/payment-ui-store.ts';
@@ -21,14 +24,38 @@ import { getToken } from '../../lib/session-store.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useLocale } from '../../lib/use-locale.ts';
 import { useTranslation } from '../../lib/use-translation.tsx';
+import type { LoaderArgs } from '../route-page.tsx';
 
-/** The profile is private; without a session it is Index (the page redirects). */
-export async function loader() {
-  if (getToken()) void queryClient.prefetchQuery(balanceQueryOptions());
+const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What /profile shows: the profile, or with `?order={id}` that order's page (the receipt email links
+ * there), or the 404 page for an `order` that names no order. One route, so the first download
+ * (the router, the private paths) stays as it was.
+ */
+function pageOf(search: string): { kind: 'profile' } | { kind: 'order'; orderId: string } | { kind: 'none' } {
+  const orderId = new URLSearchParams(search).get('order');
+  if (orderId === null) return { kind: 'profile' };
+  return ORDER_ID.test(orderId) ? { kind: 'order', orderId } : { kind: 'none' };
+}
+
+/** The profile and its orders' pages are private; without a session they are Index (the page redirects). */
+export async function loader({ url }: LoaderArgs) {
+  if (getToken() && pageOf(url.search).kind === 'profile') void queryClient.prefetchQuery(balanceQueryOptions());
   await Promise.all([ensureTexts('account'), ensureTexts('payments')]);
 }
 
+/** /profile, and /profile?order={id}: one order of the customer's, with its receipt and codes. */
 export function Component() {
+  const page = pageOf(useLocation().search);
+  const { token } = useSession();
+  if (page.kind === 'profile') return <ProfilePage />;
+  if (!token) return <Navigate to="/" replace />;
+  if (page.kind === 'none') return <NotFoundView />;
+  return <OrderView orderId={page.orderId} />;
+}
+
+function ProfilePage() {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -101,6 +128,7 @@ export function Component() {
           <PasswordForm />
         </section>
       </div>
+      <OrderHistory />
       <Purchases />
     </div>
   );
