@@ -1,4 +1,4 @@
-import { type OrderHistoryItem, orderNumber } from '@store/contract';
+import type { OrderHistoryItem } from '@store/contract';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDateTime, formatPrice } from '../../../lib/format.ts';
@@ -6,7 +6,7 @@ import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { PROFILE_PATH } from '../../auth/private-paths.ts';
 import { useOrders } from '../api/get-orders.ts';
-import { OrderStatusBadge } from './order-status.tsx';
+import { OrderNumber, OrderStatusBadge } from './order-status.tsx';
 import styles from './orders.module.css';
 
 /** The address of an order's page in the profile (the receipt email links there too). */
@@ -15,7 +15,6 @@ export const orderPath = (orderId: string) => `${PROFILE_PATH}?order=${orderId}`
 function OrderCard({ order }: { order: OrderHistoryItem }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const number = orderNumber(order.id);
   const what =
     order.type === 'balance'
       ? t('orders.topUp')
@@ -25,7 +24,7 @@ function OrderCard({ order }: { order: OrderHistoryItem }) {
       <div className={styles.orderHead}>
         <h3 className={styles.orderTitle}>
           <Link className={styles.orderLink} to={orderPath(order.id)}>
-            {t('orders.number', { number })}
+            <OrderNumber orderId={order.id} />
           </Link>
         </h3>
         <OrderStatusBadge status={order.status} />

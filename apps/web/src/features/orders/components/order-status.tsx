@@ -1,4 +1,4 @@
-import type { OrderStatusName } from '@store/contract';
+import { type OrderStatusName, orderNumber } from '@store/contract';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './orders.module.css';
 
@@ -21,5 +21,21 @@ export function OrderStatusBadge({ status }: { status: OrderStatusName }) {
     <span className={`${styles.status} ${styles[TONE[status]]}`} data-testid="order-status" data-status={status}>
       {t(`orders.status.${status}`)}
     </span>
+  );
+}
+
+/**
+ * "Order 3F2A1B9C" in the page's language, the number marked as not to be translated: it is a code,
+ * the same in every language (a translator, or a check of the page's language, leaves it alone).
+ */
+export function OrderNumber({ orderId }: { orderId: string }) {
+  const { t } = useTranslation();
+  const [before = '', after = ''] = t('orders.number', { number: '\u0000' }).split('\u0000');
+  return (
+    <>
+      {before}
+      <span translate="no">{orderNumber(orderId)}</span>
+      {after}
+    </>
   );
 }

@@ -12,7 +12,7 @@ import { PurchasedProductCard } from '../../payments/components/purchased-produc
 import { downloadReceipt } from '../api/download-receipt.ts';
 import { useOrder } from '../api/get-order.ts';
 import { useOrderCodes } from '../api/get-order-codes.ts';
-import { OrderStatusBadge } from './order-status.tsx';
+import { OrderNumber, OrderStatusBadge } from './order-status.tsx';
 import styles from './orders.module.css';
 
 /** Orders whose codes were handed out (or refunded for want of them): the delivery call shows them. */
@@ -93,7 +93,9 @@ export function OrderView({ orderId }: { orderId: string }) {
         {t('orders.back')}
       </Link>
       <div className={styles.orderHead}>
-        <h1 className={styles.pageTitle}>{t('orders.number', { number })}</h1>
+        <h1 className={styles.pageTitle}>
+          <OrderNumber orderId={orderId} />
+        </h1>
         {order && <OrderStatusBadge status={order.status} />}
       </div>
       {query.isError ? (
