@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { placeOrder } from './shop-helpers.ts';
 
 /**
  * axe-core on every route and on the open dialogs: no serious or critical violation (contrast,
@@ -147,6 +148,13 @@ test('no serious or critical axe violation on a phone: header, chips, filters, p
     for (const route of SIGNED_IN_ROUTES) {
       await navigate(page, route);
       found.push(...(await seriousViolations(page, route)));
+    }
+
+    // An order waiting for its payment, placed through the API: the profile's history and its page.
+    const orderId = await placeOrder(request, token, 5);
+    for (const route of ['/profile', `/profile?order=${orderId}`]) {
+      await navigate(page, route);
+      found.push(...(await seriousViolations(page, `${route} (with an order)`)));
     }
 
     expect(found, `${found.length} violations`).toEqual([]);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, type Browser, expect, type Page, type TestInfo, test } from '@playwright/test';
+import { placeOrder } from './shop-helpers.ts';
 
 /**
  * Every screen in every language at every width a shopper brings: nothing may scroll sideways, no
@@ -406,6 +407,10 @@ async function walk(browser: Browser, request: APIRequestContext, language: Lang
   await visit('profile', '/profile');
   await visit('payment confirmed', '/payment-confirm/1');
   await visit('payment failed', '/payment-error/1');
+  // An order waiting for its payment: the profile's order history, and the order's own page.
+  const orderId = await placeOrder(request, token, LANGUAGES.indexOf(language));
+  await visit('profile with an order', '/profile');
+  await visit('order', `/profile?order=${orderId}`);
 
   await context.close();
   return found.map((problem) => `${language} ${problem}`);

@@ -1,5 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type FrameLocator, type Locator, type Page, type TestInfo } from '@playwright/test';
+import {
+  type APIRequestContext,
+  expect,
+  type FrameLocator,
+  type Locator,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
 
 /**
  * Marks a journey the phone project runs too: one whose phone layout differs (menus, drawers, the
@@ -157,4 +165,28 @@ export async function expectNoHorizontalOverflow(page: Page, modal: Locator) {
     Math.max(...[...element.querySelectorAll('*')].map((child) => child.getBoundingClientRect().right)),
   );
   expect(widest).toBeLessThanOrEqual(box.x + box.width + 0.5);
+}
+
+/**
+ * An order of the signed-in customer, placed through the API and left unpaid: one code of an
+ * in-stock product, a different one for each walk (`slot`), so that walks side by side do not take
+ * the same product's last codes.
+ */
+export async function placeOrder(request: APIRequestContext, token: string, slot: number): Promise<string> {
+  const [category] = (await (await request.get('/api/categories')).json()) as { id: string }[];
+  const listing = (await (await request.get(`/api/categories/${category?.id}?limit=60`)).json()) as {
+    result: { products: { id: number; in_stock: boolean }[] };
+  };
+  const inStock = listing.result.products.filter((product) => product.in_stock);
+  const product = inStock[(slot + 1) % inStock.length];
+  expect(product, 'an in-stock product').toBeDefined();
+  const headers = { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' };
+  const basket = await request.patch('/api/basket', {
+    headers,
+    data: { flush_id: randomUUID(), products: [{ id: product?.id, type: 'increase', count: 1 }] },
+  });
+  expect(basket.ok(), await basket.text()).toBe(true);
+  const created = await request.post('/api/orders/create', { headers, data: { type: 'purchase' } });
+  expect(created.ok(), await created.text()).toBe(true);
+  return ((await created.json()) as { order_id: string }).order_id;
 }
