@@ -12,7 +12,12 @@ export interface CallOptions {
 }
 
 /** One JSON call as the web app makes it, with its headers (docs/api.md, "Conventions"). */
-export async function call(app: App, method: 'GET' | 'POST' | 'PATCH', url: string, options: CallOptions = {}) {
+export async function call(
+  app: App,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  options: CallOptions = {},
+) {
   const response = await app.inject({
     method,
     url,

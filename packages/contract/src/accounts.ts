@@ -222,3 +222,27 @@ export const ReviewCreateRequestSchema = z.object({
   ),
 });
 export type ReviewCreateRequest = z.input<typeof ReviewCreateRequestSchema>;
+
+const reviewText = requiredText.check(
+  z.minLength(REVIEW_TEXT_MIN, { error: ErrorKeys.tooShort }),
+  z.maxLength(REVIEW_TEXT_MAX, { error: ErrorKeys.tooLong }),
+);
+
+/** `PATCH /reviews/{id}`: the author's new rating, text, or both (at least one: the server says so under `text`). */
+export const ReviewUpdateRequestSchema = z.object({
+  rating: z.optional(wholeNumber(1, 5)),
+  text: z.optional(reviewText),
+});
+export type ReviewUpdateRequest = z.input<typeof ReviewUpdateRequestSchema>;
+
+export const ReviewIdParamsSchema = z.object({
+  id: z
+    .string()
+    .check(
+      z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { error: ErrorKeys.invalidValue }),
+    ),
+});
+
+/** `DELETE /profile`: the current password confirms that the account's owner asks. */
+export const AccountDeleteRequestSchema = z.object({ password: LoginPasswordSchema });
+export type AccountDeleteRequest = z.input<typeof AccountDeleteRequestSchema>;

@@ -102,7 +102,7 @@ export function createStore({ database, queue, logger, publicUrl, provider, code
     orderHistory: createOrderHistory({ sql }),
     ledger: createLedgerService({ sql }),
     basket: createBasketService({ db }),
-    reviews: createReviewService({ db }),
+    reviews: createReviewService({ db, sql }),
     delivery: codeKey ? createDeliveryService({ sql, cipher: createCodeCipher(codeKey) }) : undefined,
     paymentEvents,
     paymentEventProcessor,

@@ -5,7 +5,6 @@ import {
   CountriesResponseSchema,
   CurrenciesResponseSchema,
   MessageErrorSchema,
-  PagingQuerySchema,
   PRODUCT_LISTS,
   ProductDetailQuerySchema,
   ProductDetailSchema,
@@ -14,6 +13,7 @@ import {
   ProductListQuerySchema,
   ProductListResponseSchema,
   ProductSummarySchema,
+  ReviewsQuerySchema,
   ReviewsResponseSchema,
   SimilarProductsResponseSchema,
   SlugParamsSchema,
@@ -156,11 +156,11 @@ export default async function catalogueRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['reviews'],
         params: ProductIdParamsSchema,
-        querystring: PagingQuerySchema,
+        querystring: ReviewsQuerySchema,
         response: { 200: ReviewsResponseSchema, ...errors },
       },
     },
-    (request) => catalogue.listReviews(request.params.id, request.query),
+    (request) => app.services.reviews.listReviews(request.params.id, request.query),
   );
 
   app.get(

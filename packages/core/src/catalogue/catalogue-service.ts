@@ -12,8 +12,6 @@ import {
   type ProductListQuery,
   type ProductListResponse,
   type ProductSummary,
-  REVIEW_PAGE_SIZE,
-  type ReviewsResponse,
   resolvePaging,
   type SearchHintsResponse,
   type SearchResponse,
@@ -305,34 +303,6 @@ export function createCatalogueService({
     async listCurrencies(): Promise<Currency[]> {
       const rows = await db.currency.findMany({ orderBy: { codeName: 'asc' } });
       return rows.map(({ id, codeName }) => ({ id, codeName }));
-    },
-
-    async listReviews(productId: number, query: { offset?: number; limit?: number }): Promise<ReviewsResponse> {
-      await requireProduct(productId);
-      const offset = query.offset ?? 0;
-      const limit = query.limit ?? REVIEW_PAGE_SIZE;
-      const [reviews, stats] = await Promise.all([
-        db.review.findMany({
-          where: { productId },
-          orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-          skip: offset,
-          take: limit,
-          include: { user: { select: { name: true } } },
-        }),
-        db.review.aggregate({ where: { productId }, _count: true, _sum: { rating: true } }),
-      ]);
-      return {
-        ...pageInfo(stats._count, offset, limit),
-        // Rounded as the product's cards and page round it.
-        average: ratingSummary(stats._count, stats._sum.rating ?? 0).average,
-        feedbacks: reviews.map((review) => ({
-          id: review.id,
-          rating: review.rating,
-          text: review.text,
-          author: review.user.name,
-          created_at: review.createdAt.toISOString(),
-        })),
-      };
     },
 
     /**
