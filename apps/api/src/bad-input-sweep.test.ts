@@ -275,12 +275,29 @@ async function runSweep({ app, database, routes, context, userId, jwtSecret }: S
   const revokedToken = app.signSessionToken({ userId, sessionId: revokedSession });
   const cases = buildCases(routes, context, badAuthorizations({ jwtSecret, userId, revokedToken }));
 
-  // A fresh session for each signed-in request: a swept POST /logout must not sign out the rest.
-  const sessions = await database.prisma.session.createManyAndReturn({
-    data: cases.filter((sweepCase) => sweepCase.signedIn).map(() => ({ userId, expiresAt })),
-    select: { id: true },
+  // A fresh session for each signed-in request: a swept POST /logout must not sign out the rest. A
+  // swept DELETE /profile that sends the right password deletes its account, so each of those has an
+  // account of its own (the same password's hash).
+  const signedIn = cases.filter((sweepCase) => sweepCase.signedIn);
+  const deletesAccount = (sweepCase: SweepCase) =>
+    sweepCase.method === 'DELETE' && sweepCase.url.split('?')[0] === '/api/profile';
+  const { passwordHash } = await database.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+  const owners = signedIn.map((sweepCase) => (deletesAccount(sweepCase) ? randomUUID() : userId));
+  await database.prisma.user.createMany({
+    data: owners
+      .filter((owner) => owner !== userId)
+      .map((id) => ({ id, email: `sweep.${id}@example.com`, name: 'SweepOwn', passwordHash })),
   });
-  const tokens = sessions.map(({ id }) => app.signSessionToken({ userId, sessionId: id }));
+  const sessions = await database.prisma.session.createManyAndReturn({
+    data: owners.map((owner) => ({ userId: owner, expiresAt })),
+    select: { id: true, userId: true },
+  });
+  const tokenOf = new Map(
+    signedIn.map((sweepCase, index) => {
+      const session = sessions[index] as { id: string; userId: string };
+      return [sweepCase, app.signSessionToken({ userId: session.userId, sessionId: session.id })];
+    }),
+  );
 
   const outcome: Outcome = { requests: 0, statuses: {}, failures: [], ms: 0, slowest: { ms: 0, where: '' } };
   const started = performance.now();
@@ -296,7 +313,7 @@ async function runSweep({ app, database, routes, context, userId, jwtSecret }: S
       const sweepCase = cases[next++];
       if (!sweepCase) return;
       const headers = { ...sweepCase.headers };
-      if (sweepCase.signedIn) headers.authorization = `Bearer ${tokens.pop()}`;
+      if (sweepCase.signedIn) headers.authorization = `Bearer ${tokenOf.get(sweepCase)}`;
       const sent = performance.now();
       let timer: NodeJS.Timeout | undefined;
       let watch: { since: number; sentAt: number; hang: () => void } | undefined;

@@ -1,3 +1,4 @@
+export * from './accounts/account-data.ts';
 export * from './accounts/account-service.ts';
 export * from './accounts/email-tokens.ts';
 export * from './accounts/password-hashing.ts';

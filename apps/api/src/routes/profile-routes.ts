@@ -1,4 +1,6 @@
 import {
+  AccountDeleteRequestSchema,
+  AccountExportSchema,
   EmailUpdateRequestSchema,
   LocaleUpdateRequestSchema,
   MessageErrorSchema,
@@ -146,6 +148,48 @@ export default async function profileRoutes(fastify: FastifyInstance) {
       schema: { tags, security, body: NameUpdateRequestSchema, response: { 200: UserResponseSchema, ...errors } },
     },
     async (request) => ({ user: await accounts.updateName(request.user.userId, request.body.name) }),
+  );
+
+  app.get(
+    '/profile/export',
+    {
+      onRequest,
+      // Reads every table that names the customer: more than a page's worth, so the mailing limit.
+      config: mailing,
+      schema: {
+        tags,
+        security,
+        summary: 'Everything the store holds about the customer, as a JSON download',
+        response: { 200: AccountExportSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const data = await accounts.exportData(request.user.userId);
+      const day = data.exported_at.slice(0, 10);
+      reply.header('cache-control', 'no-store');
+      reply.header('content-disposition', `attachment; filename="account-data-${day}.json"`);
+      return data;
+    },
+  );
+
+  app.delete(
+    '/profile',
+    {
+      onRequest,
+      // It checks the current password, as a password change does: as guessable as a login.
+      config: { rateLimit: app.rateLimitPreset('login') },
+      schema: {
+        tags,
+        security,
+        summary: 'Deletes the account: erases the personal data, keeps the orders anonymised for the books',
+        body: AccountDeleteRequestSchema,
+        response: { 200: OkResponseSchema, 409: MessageErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.deleteAccount(request.user.userId, request.body.password);
+      return { ok: true as const, message: 'Your account was deleted. Every session was signed out.' };
+    },
   );
 
   app.patch(

@@ -1,4 +1,5 @@
 import {
+  type AccountExport,
   EMAIL_TOKEN_TTL_MINUTES,
   ErrorKeys,
   type Locale,
@@ -18,6 +19,7 @@ import { enqueueEmailSend, recordEmail } from '../mail/outbox.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { type ErasureCounts, eraseAccount, exportAccountData } from './account-data.ts';
 import {
   ACCOUNT_LINK_PURPOSES,
   assertLiveEmailToken,
@@ -280,7 +282,7 @@ export function createAccountService({
      */
     async requestPasswordReset(email: string): Promise<void> {
       const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
-      if (!user) throw ValidationError.field('email', ErrorKeys.emailNotFound, 'Email not found.');
+      if (!user || user.deletedAt) throw ValidationError.field('email', ErrorKeys.emailNotFound, 'Email not found.');
       const now = clock();
       const emailId = await db.$transaction((tx) => mailToken(tx, user, 'PASSWORD_RESET', now));
       enqueueEmail(emailId);
@@ -495,6 +497,26 @@ export function createAccountService({
     async updateName(userId: string, name: string): Promise<User> {
       await requireUser(userId);
       return toUserView(await db.user.update({ where: { id: userId }, data: { name } }));
+    },
+
+    /** GET /profile/export: everything the store holds about the customer (account-data.ts). */
+    async exportData(userId: string): Promise<AccountExport> {
+      return exportAccountData(db, await requireUser(userId), clock());
+    },
+
+    /**
+     * DELETE /profile: the current password confirms it; then, in one transaction, the personal data
+     * is erased and the account can never sign in again (account-data.ts, eraseAccount). Refused
+     * with a 409 while a payment is being decided or the customer owes the store.
+     */
+    async deleteAccount(userId: string, password: string): Promise<ErasureCounts> {
+      const user = await requireUser(userId);
+      if (!(await passwords.verify(user.passwordHash, password))) throw wrongPassword();
+      const now = clock();
+      const counts = await db.$transaction((tx) => eraseAccount(tx, userId, now));
+      sessionCache?.forgetUser(userId);
+      logger.info({ userId, ...counts }, 'account deleted');
+      return counts;
     },
 
     async updateLocale(userId: string, locale: Locale): Promise<User> {

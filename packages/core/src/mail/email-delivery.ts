@@ -1,5 +1,6 @@
 import { EmailDataSchema, EmailTemplateSchema } from '@store/contract';
 import { type EmailStatus, type Prisma, prepare, qb, type SqlClient, sql } from '@store/db';
+import { isDeletedAddress } from '../accounts/account-data.ts';
 import type { JobContext } from '../queue/job-queue.ts';
 import { JOB_ATTEMPTS } from '../queue/job-queue.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -183,6 +184,9 @@ export function createEmailDelivery({ sql, mailer, logger, now = () => new Date(
     const row = claimed;
     // Only runs that died mid-send leave a row PENDING with its attempts used up.
     if (row.attempts > JOB_ATTEMPTS) return giveUpUnsent(row, `no send finished in ${JOB_ATTEMPTS} attempts`);
+
+    // Written before the account was deleted, or after by something that still names it (a refund).
+    if (isDeletedAddress(row.to_address)) return giveUpUnsent(row, 'the account was deleted');
 
     const template = EmailTemplateSchema.safeParse(row.template);
     const data = EmailDataSchema.safeParse(row.data);
