@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { REVIEW_SORTS, type ReviewSort } from '@store/contract';
+import { useId, useState } from 'react';
 import { StarIcon } from '../../../components/ui/icons.tsx';
-import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/more-icons.tsx';
+import { CheckIcon, ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/more-icons.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
@@ -22,7 +23,9 @@ export function Reviews({ productId }: { productId: number }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [page, setPage] = useState(1);
-  const reviews = useReviews(productId, page);
+  const [sort, setSort] = useState<ReviewSort>('newest');
+  const sortId = useId();
+  const reviews = useReviews(productId, page, sort);
 
   if (reviews.isPending) return <p className={styles.muted}>{t('common.loading')}</p>;
   if (reviews.isError) return <p className={styles.muted}>{t('errors.loadFailed')}</p>;
@@ -41,6 +44,25 @@ export function Reviews({ productId }: { productId: number }) {
           <span>{t('product.reviewsCount', { count: total, formatted: formatNumber(total, locale) })}</span>
         </p>
       )}
+      {total > 1 && (
+        <p className={styles.sort}>
+          <label htmlFor={sortId}>{t('product.reviewSort')}</label>
+          <select
+            id={sortId}
+            value={sort}
+            onChange={(event) => {
+              setSort(event.target.value as ReviewSort);
+              setPage(1);
+            }}
+          >
+            {REVIEW_SORTS.map((option) => (
+              <option key={option} value={option}>
+                {t(`product.reviewSortOptions.${option}`)}
+              </option>
+            ))}
+          </select>
+        </p>
+      )}
       <ul className={styles.list}>
         {feedbacks.map((review) => (
           <li key={review.id} className={styles.review}>
@@ -56,6 +78,13 @@ export function Reviews({ productId }: { productId: number }) {
                 <time className={styles.date} dateTime={review.created_at}>
                   {formatDateTime(review.created_at, locale)}
                 </time>
+                {review.edited_at && <span className={styles.date}> · {t('product.reviewEdited')}</span>}
+                {review.verified_buyer && (
+                  <span className={styles.verified} data-testid="verified-buyer">
+                    <CheckIcon size={12} />
+                    {t('product.verifiedBuyer')}
+                  </span>
+                )}
               </div>
               <Stars rating={review.rating} label={t('product.ratingLabel', { rating: review.rating })} />
             </div>

@@ -4,9 +4,9 @@ import { openAuth } from '../../auth/account-ui-store.ts';
 import { useSession } from '../../auth/hooks/use-session.ts';
 import styles from './review-form.module.css';
 
-const ReviewForm = lazy(() => import('./review-form.tsx'));
+const ReviewPanel = lazy(() => import('./review-panel.tsx'));
 
-/** Customers get the review form (its own chunk); guests a prompt that opens the auth modal. */
+/** Customers get their review or the form to write one (their own chunk); guests a prompt that opens the auth modal. */
 export function ReviewComposer({ productId }: { productId: number }) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -22,7 +22,7 @@ export function ReviewComposer({ productId }: { productId: number }) {
   }
   return (
     <Suspense fallback={null}>
-      <ReviewForm key={user.id} productId={productId} />
+      <ReviewPanel key={user.id} productId={productId} />
     </Suspense>
   );
 }

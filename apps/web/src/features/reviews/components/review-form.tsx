@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ErrorKeys, REVIEW_TEXT_MAX, REVIEW_TEXT_MIN, ReviewCreateRequestSchema } from '@store/contract';
+import { ErrorKeys, REVIEW_TEXT_MAX, REVIEW_TEXT_MIN, type Review, ReviewCreateRequestSchema } from '@store/contract';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { StarIcon } from '../../../components/ui/icons.tsx';
@@ -10,6 +10,7 @@ import { useTranslation } from '../../../lib/use-translation.tsx';
 import formStyles from '../../auth/components/form.module.css';
 import { Field, FormBanner, useMessageText } from '../../auth/components/form-parts.tsx';
 import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';
+import { useUpdateReview } from '../api/change-review.ts';
 import { useCreateReview } from '../api/create-review.ts';
 import styles from './review-form.module.css';
 
@@ -20,16 +21,26 @@ const alreadyReviewed = (error: unknown) =>
   error instanceof ApiError &&
   (error.status === 409 || (error.fieldErrors.productId ?? []).includes(ErrorKeys.reviewExists));
 
-/** A signed-in customer's review: 1 to 5 stars and a text; one review per product. */
-export default function ReviewForm({ productId }: { productId: number }) {
+interface ReviewFormProps {
+  productId: number;
+  /** The author's review to change; without it, a new one. */
+  review?: Review | undefined;
+  onPosted?: () => void;
+  onSaved?: () => void;
+  onCancel?: () => void;
+}
+
+/** A signed-in customer's review: 1 to 5 stars and a text; one review per product, which its author may change. */
+export default function ReviewForm({ productId, review, onPosted, onSaved, onCancel }: ReviewFormProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const message = useMessageText();
   const create = useCreateReview(productId);
+  const update = useUpdateReview(productId);
   const [state, setState] = useState<'open' | 'posted' | 'exists'>('open');
   const form = useForm({
     resolver: zodResolver(ReviewCreateRequestSchema),
-    defaultValues: { productId, rating: '', text: '' },
+    defaultValues: { productId, rating: review ? String(review.rating) : '', text: review?.text ?? '' },
   });
   const { errors, isSubmitting } = form.formState;
   const { banner, dismissBanner, handleServerError } = useServerErrors(form.setError, FIELDS);
@@ -39,8 +50,14 @@ export default function ReviewForm({ productId }: { productId: number }) {
   const submit = form.handleSubmit(async (values) => {
     dismissBanner();
     try {
+      if (review) {
+        await update.mutateAsync({ id: review.id, body: { rating: values.rating, text: values.text } });
+        onSaved?.();
+        return;
+      }
       await create.mutateAsync(values);
       setState('posted');
+      onPosted?.();
     } catch (error) {
       if (alreadyReviewed(error)) setState('exists');
       else handleServerError(error);
@@ -63,9 +80,10 @@ export default function ReviewForm({ productId }: { productId: number }) {
   }
 
   const textLength = typeof text === 'string' ? text.trim().length : 0;
+  const title = review ? t('reviews.editTitle') : t('reviews.title');
   return (
-    <form className={`${styles.box} ${formStyles.form}`} onSubmit={submit} noValidate aria-label={t('reviews.title')}>
-      <h3 className={styles.title}>{t('reviews.title')}</h3>
+    <form className={`${styles.box} ${formStyles.form}`} onSubmit={submit} noValidate aria-label={title}>
+      <h3 className={styles.title}>{title}</h3>
       <FormBanner message={banner} onDismiss={dismissBanner} />
       <div>
         <fieldset className={styles.stars} aria-describedby={errors.rating ? 'review-rating-error' : undefined}>
@@ -105,9 +123,16 @@ export default function ReviewForm({ productId }: { productId: number }) {
           <textarea {...control} className={formStyles.input} maxLength={REVIEW_TEXT_MAX} {...form.register('text')} />
         )}
       </Field>
-      <button type="submit" className={formStyles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
-        {t('reviews.submit')}
-      </button>
+      <div className={styles.actions}>
+        <button type="submit" className={formStyles.submit} disabled={isSubmitting || Object.keys(errors).length > 0}>
+          {review ? t('reviews.save') : t('reviews.submit')}
+        </button>
+        {review && (
+          <button type="button" className={styles.secondary} onClick={onCancel}>
+            {t('reviews.cancel')}
+          </button>
+        )}
+      </div>
     </form>
   );
 }
