@@ -11,6 +11,7 @@ import { useCancelledReturn } from '../../features/payments/cancelled-return.ts'
 import { Purchases } from '../../features/payments/components/purchases.tsx';
 import { openPaymentDialog } from '../../features/payments/payment-ui-store.ts';
 import { balanceQueryOptions, useBalance } from '../../features/profile/api/get-balance.ts';
+import { AccountData } from '../../features/profile/components/account-data.tsx';
 import { EmailForm } from '../../features/profile/components/email-form.tsx';
 import { NameForm } from '../../features/profile/components/name-form.tsx';
 import { OwedNotice } from '../../features/profile/components/owed-notice.tsx';
@@ -130,6 +131,7 @@ function ProfilePage() {
       </div>
       <OrderHistory />
       <Purchases />
+      <AccountData balance={amount} />
     </div>
   );
 }

@@ -17,7 +17,8 @@ export type AccountNotice =
   | 'passwordChanged'
   | 'emailVerified'
   | 'linkInvalid'
-  | 'linkUsed';
+  | 'linkUsed'
+  | 'accountDeleted';
 
 export interface AccountUiState {
   /** The auth modal; `stay` keeps the visitor where they are after login instead of opening the profile. */
