@@ -24,7 +24,7 @@ import { cleanText } from './text.ts';
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 /** Runs `schema` on the value with blank strings turned into undefined (zod's preprocess). */
-const blankIsUnset = <T extends z.core.$ZodType>(schema: T) => z.pipe(z.transform(blankToUndefined), schema);
+export const blankIsUnset = <T extends z.core.$ZodType>(schema: T) => z.pipe(z.transform(blankToUndefined), schema);
 
 const toNumber = z.transform((value: string) => Number(value));
 
@@ -121,17 +121,6 @@ export type ProductFilterQuery = z.infer<typeof ProductFilterQuerySchema>;
 
 export const PagingQuerySchema = z.object(pagingShape);
 export type PagingQuery = z.infer<typeof PagingQuerySchema>;
-
-/** How a product's reviews are listed: newest first, or verified buyers' first (newest first within each). */
-export const REVIEW_SORTS = ['newest', 'verified'] as const;
-export type ReviewSort = (typeof REVIEW_SORTS)[number];
-
-/** `GET /products/feedbacks/{id}`: the spec's `offset`, and the order (newest first when absent). */
-export const ReviewsQuerySchema = z.object({
-  ...pagingShape,
-  sort: blankIsUnset(z.optional(z.enum(REVIEW_SORTS, { error: ErrorKeys.unknownOption }))),
-});
-export type ReviewsQuery = z.infer<typeof ReviewsQuerySchema>;
 
 export const ProductListQuerySchema = z.object({ ...pagingShape, sort: sortParam, lang: langParam });
 export type ProductListQuery = z.infer<typeof ProductListQuerySchema>;
@@ -301,32 +290,6 @@ export const CountriesResponseSchema = z.array(CountrySchema);
 export const CurrenciesResponseSchema = z.array(CurrencySchema);
 
 export const SimilarProductsResponseSchema = z.object({ products: z.array(ProductSummarySchema) });
-
-export const ReviewSchema = z.object({
-  id: z.string(),
-  rating: z.int().check(z.minimum(1), z.maximum(5)),
-  text: z.string(),
-  author: z.string(),
-  created_at: z.string(),
-  /**
-   * The author bought the product: an order of theirs that was paid and delivered a code of it, and
-   * was not refunded in full. Worked out when read, so a refund takes it away at once.
-   */
-  verified_buyer: z.boolean(),
-  /** When the author last changed it; null if never. */
-  edited_at: z.nullable(z.string()),
-});
-export type Review = z.infer<typeof ReviewSchema>;
-
-export const ReviewsResponseSchema = z.extend(PageInfoSchema, {
-  feedbacks: z.array(ReviewSchema),
-  average: z.nullable(z.number()),
-});
-export type ReviewsResponse = z.infer<typeof ReviewsResponseSchema>;
-
-/** `GET /products/{id}/my-review`: the signed-in customer's review of the product, if they wrote one. */
-export const MyReviewResponseSchema = z.object({ review: z.nullable(ReviewSchema) });
-export type MyReviewResponse = z.infer<typeof MyReviewResponseSchema>;
 
 /**
  * What a hint shows to help choose between products: the cover, the price (in `currency`, the

@@ -11,5 +11,6 @@ export * from './mail.ts';
 export * from './order-history.ts';
 export * from './orders.ts';
 export * from './payments.ts';
+export * from './reviews.ts';
 export * from './text.ts';
 export * from './user.ts';

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { useDownloadAccountData } from '../api/export-data.ts';
-import { DeleteAccountDialog } from './delete-account-dialog.tsx';
 import styles from './profile.module.css';
+
+// Its own chunk, loaded when asked for: the profile route's first load stays as it was.
+const DeleteAccountDialog = lazy(() => import('./delete-account-dialog.tsx'));
 
 /** The customer's data (docs/privacy.md): a copy of all of it, and the account's deletion; `balance` in the store currency. */
 export function AccountData({ balance }: { balance: number }) {
@@ -32,11 +34,20 @@ export function AccountData({ balance }: { balance: number }) {
       )}
       <p className={styles.note}>{t('profile.data.deleteText')}</p>
       <div className={styles.actions}>
-        <button type="button" className={styles.dangerButton} onClick={() => setDeleting(true)}>
+        <button
+          type="button"
+          className={styles.dangerButton}
+          data-testid="delete-account"
+          onClick={() => setDeleting(true)}
+        >
           {t('profile.data.delete')}
         </button>
       </div>
-      {deleting && <DeleteAccountDialog balance={balance} onClose={() => setDeleting(false)} />}
+      {deleting && (
+        <Suspense fallback={null}>
+          <DeleteAccountDialog balance={balance} onClose={() => setDeleting(false)} />
+        </Suspense>
+      )}
     </section>
   );
 }

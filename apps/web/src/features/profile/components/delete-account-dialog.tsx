@@ -12,7 +12,7 @@ import { Field, FormBanner, PasswordInput, useMessageText } from '../../auth/com
 import { Modal } from '../../auth/components/modal.tsx';
 import { useServerErrors } from '../../auth/hooks/use-server-errors.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
-import styles from './profile.module.css';
+import styles from './delete-account-dialog.module.css';
 
 const FIELDS = ['password'] as const;
 
@@ -32,7 +32,7 @@ function conflictKey(error: unknown): string | undefined {
  * Asks for the password before the account goes, and says first what is erased, what the store
  * keeps and why, and what balance is lost.
  */
-export function DeleteAccountDialog({ balance, onClose }: { balance: number; onClose: () => void }) {
+export default function DeleteAccountDialog({ balance, onClose }: { balance: number; onClose: () => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const message = useMessageText();

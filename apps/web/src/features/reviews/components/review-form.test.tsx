@@ -1,3 +1,4 @@
+import type { Review } from '@store/contract';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,7 +12,7 @@ afterEach(() => {
   act(() => closeAccountUi());
 });
 
-const review = {
+const review: Review = {
   id: 'r1',
   rating: 4,
   text: 'Code worked at once.',
@@ -82,7 +83,7 @@ describe('review form', () => {
 
   it('shows the author their own review, saves a change with PATCH and deletes it after asking', async () => {
     setSession('tok', userFixture());
-    let mine: typeof review | null = review;
+    let mine: Review | null = review;
     const changed = { ...review, rating: 2, text: 'Code worked, but late.', edited_at: '2026-11-21T10:00:00Z' };
     const api = mockApi({
       [MY_REVIEW]: () => ({ body: { review: mine } }),
