@@ -157,6 +157,24 @@ test('no serious or critical axe violation on a phone: header, chips, filters, p
       found.push(...(await seriousViolations(page, `${route} (with an order)`)));
     }
 
+    await navigate(page, '/profile');
+    await page.getByTestId('delete-account').click();
+    await expect(page.getByTestId('delete-account-modal')).toBeVisible();
+    found.push(...(await seriousViolations(page, 'delete account dialog')));
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('delete-account-modal')).toBeHidden();
+
+    const reviewed = await request.post('/api/products/feedbacks', {
+      headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' },
+      data: { productId: 3, rating: 4, text: 'Fine card.' },
+    });
+    expect(reviewed.status()).toBe(201);
+    await navigate(page, '/product/3');
+    await expect(page.getByTestId('own-review')).toBeVisible();
+    found.push(...(await seriousViolations(page, 'own review')));
+    await page.getByTestId('own-review').getByRole('button', { name: 'Delete' }).click();
+    found.push(...(await seriousViolations(page, 'own review, asking to delete')));
+
     expect(found, `${found.length} violations`).toEqual([]);
   });
 }

@@ -405,6 +405,28 @@ async function walk(browser: Browser, request: APIRequestContext, language: Lang
 
   await visit('checkout', '/checkout');
   await visit('profile', '/profile');
+
+  // The dialog that deletes the account: it asks for the password first, so opening it changes nothing.
+  // The basket panel opened above is still over the page: closed first.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('basket-panel')).toBeHidden();
+  await page.getByTestId('delete-account').click();
+  await expect(page.getByTestId('delete-account-modal')).toBeVisible();
+  found.push(...(await acrossWidths(page, 'delete account dialog')));
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('delete-account-modal')).toBeHidden();
+
+  // A product the customer reviewed: their review with its edit and delete in place of the form.
+  const reviewed = await request.post('/api/products/feedbacks', {
+    headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' },
+    data: { productId: 3, rating: 4, text: 'Fine card.' },
+  });
+  expect(reviewed.status()).toBe(201);
+  await visit('product, own review', '/product/3');
+  await expect(page.getByTestId('own-review')).toBeVisible();
+  found.push(...(await acrossWidths(page, 'own review')));
+  await page.getByTestId('own-review').getByRole('button').last().click();
+  found.push(...(await acrossWidths(page, 'own review, asking to delete')));
   await visit('payment confirmed', '/payment-confirm/1');
   await visit('payment failed', '/payment-error/1');
   // An order waiting for its payment: the profile's order history, and the order's own page.
