@@ -3,6 +3,7 @@ import { type EmailTemplate, type Locale, QUEUE_NAME } from '@store/contract';
 import { createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deletedAddress } from '../accounts/account-data.ts';
 import { createBullQueue, createBullWorker, createRedisConnection } from '../queue/bullmq-queue.ts';
 import { createInProcessQueue } from '../queue/in-process-queue.ts';
 import { createJobHandlers } from '../queue/job-handlers.ts';
@@ -292,6 +293,20 @@ describe('email.send over a real SMTP conversation', () => {
     await expect(delivery.deliverEmail(id)).resolves.toMatchObject({ outcome: 'failed' });
     expect(await row(id)).toMatchObject({ status: 'FAILED', attempts: 0, data: { name: 'X', expiresInMinutes: 60 } });
     expect((await row(id)).lastError).toMatch(/cannot be rendered/);
+  });
+
+  it('never sends to a deleted account’s placeholder address', async () => {
+    const delivery = createEmailDelivery({ sql: database.sql, mailer, logger: silentLogger });
+    const to = deletedAddress(randomUUID());
+    const id = await recordEmail(database.sql, {
+      to,
+      template: 'password-reset',
+      locale: 'en',
+      data: { name: 'deleted', link: `${PUBLIC_URL}/password-reset/${'a'.repeat(43)}`, expiresInMinutes: 60 },
+    });
+    await expect(delivery.deliverEmail(id)).resolves.toMatchObject({ outcome: 'failed' });
+    expect(await row(id)).toMatchObject({ status: 'FAILED', attempts: 0, lastError: 'the account was deleted' });
+    expect(receivedBy(to)).toEqual([]);
   });
 
   it('ignores a job whose row does not exist', async () => {
