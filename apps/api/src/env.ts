@@ -1,6 +1,6 @@
 import { BlockList, isIP, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS, parseEnv } from '@store/core';
+import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS, parseCardCurrencies, parseEnv } from '@store/core';
 import { devCodeKey, type LocalSecrets, loadLocalSecrets } from '@store/db';
 import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
 import { z } from 'zod';
@@ -305,6 +305,29 @@ const EnvSchema = z
         'must be whsec_ followed by base64, comma-separated',
       )
       .optional(),
+    /**
+     * What the card paths charge in (docs/currency.md, "What a payment is charged in"):
+     * "widget=RUB,hosted_page=RUB,card=RUB" charges them as the product's widget and hosted page
+     * requests do; a path not named charges BRL. Pix, SBP and UPI always charge BRL, RUB and INR.
+     */
+    PAYMENTS_CHARGE_CURRENCY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        try {
+          return parseCardCurrencies(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** A payment in another currency than BRL is refused while its rate is older than this. */
+    PAYMENTS_RATE_MAX_AGE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(48),
     /** A sandbox running as its own service, as this process reaches it; unset: mounted here at /sandbox. */
     SANDBOX_URL: z.url().optional(),
     /** That sandbox as browsers reach it (defaults to SANDBOX_URL). */

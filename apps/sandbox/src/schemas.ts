@@ -145,26 +145,32 @@ export function createPaymentSchema(origins: readonly string[]) {
         expires_at: ExpiresAt,
       })
       .superRefine((request, ctx) => {
+        // Each rail settles in its own currency only, as the real ones do.
         if (request.scheme === 'pix' && request.currency !== 'BRL') {
           ctx.addIssue({ code: 'custom', path: ['currency'], message: 'pix_requires_brl' });
         }
+        if (request.scheme === 'sbp' && request.currency !== 'RUB') {
+          ctx.addIssue({ code: 'custom', path: ['currency'], message: 'sbp_requires_rub' });
+        }
       }),
-    z.object({
-      method: z.literal('upi'),
-      ...base,
-      customer: z.object({
-        first_name: z.string().trim().min(1).max(64),
-        account_number: z.string().trim().min(1).max(64),
-        email: z.email().max(128),
-        phone: z.string().regex(/^\+?[\d\s()-]{5,20}$/),
-        zip: z.string().trim().min(1).max(16),
-        address: z.string().trim().min(1).max(256),
-      }),
-      success_url: storeUrl(origins),
-      decline_url: storeUrl(origins),
-      cancel_url: storeUrl(origins),
-      expires_at: ExpiresAt,
-    }),
+    z
+      .object({
+        method: z.literal('upi'),
+        ...base,
+        customer: z.object({
+          first_name: z.string().trim().min(1).max(64),
+          account_number: z.string().trim().min(1).max(64),
+          email: z.email().max(128),
+          phone: z.string().regex(/^\+?[\d\s()-]{5,20}$/),
+          zip: z.string().trim().min(1).max(16),
+          address: z.string().trim().min(1).max(256),
+        }),
+        success_url: storeUrl(origins),
+        decline_url: storeUrl(origins),
+        cancel_url: storeUrl(origins),
+        expires_at: ExpiresAt,
+      })
+      .refine((request) => request.currency === 'INR', { path: ['currency'], message: 'upi_requires_inr' }),
   ]);
 }
 export type CreatePaymentBody = z.infer<ReturnType<typeof createPaymentSchema>>;

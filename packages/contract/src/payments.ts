@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { EmailSchema } from './accounts.ts';
+import { ChargeSchema } from './charge.ts';
 import { type ErrorKey, ErrorKeys } from './errors.ts';
 import { CARD_TYPE_LOOKUP_DIGITS, CVV_MAX, CVV_MIN, TOPUP_MIN } from './limits.ts';
 import { ORDER_STATUSES, PAYMENT_STATUS_VALUES, PAYMENT_TYPES, TOPUP_MAX } from './orders.ts';
@@ -367,10 +368,15 @@ export type WidgetRequest = z.infer<typeof WidgetRequestSchema>;
 
 const CardSummarySchema = z.object({ brand: z.string(), last4: z.string() });
 
-/** What every answer of a payment call names: the order and the store's payment (attempt). */
+/**
+ * What every answer of a payment call names: the order and the store's payment (attempt), and what
+ * that payment is charged (docs/currency.md, "What a payment is charged in"). The server always sends
+ * `charge`; a client written before it may ignore it.
+ */
 const paid = {
   order_id: z.string(),
   payment_id: z.string(),
+  charge: z.optional(ChargeSchema),
 };
 
 /**

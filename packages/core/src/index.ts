@@ -30,6 +30,7 @@ export * from './orders/order-service.ts';
 export * from './orders/order-state.ts';
 export * from './payments/amounts.ts';
 export * from './payments/card-type.ts';
+export * from './payments/charge-currency.ts';
 export * from './payments/hosted-page-request.ts';
 export * from './payments/payment-events.ts';
 export * from './payments/payment-reconcile.ts';

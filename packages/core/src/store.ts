@@ -10,6 +10,7 @@ import { createLedgerService, type LedgerService } from './ledger/ledger-service
 import type { Mailer } from './mail/mail-types.ts';
 import { createOrderHistory, type OrderHistory } from './orders/order-history.ts';
 import { createOrderService, type OrderService } from './orders/order-service.ts';
+import type { ChargeConfig } from './payments/charge-currency.ts';
 import {
   createPaymentEventIntake,
   createPaymentEventProcessor,
@@ -42,6 +43,8 @@ export interface StoreDeps {
   provider?: PaymentProvider;
   /** The key the gift-card codes are encrypted with; without it, codes cannot be shown. */
   codeKey?: string;
+  /** What each payment method is charged in (docs/currency.md); BRL for the card paths by default. */
+  charges?: ChargeConfig;
 }
 
 /** The store's services over one database and one queue, each made once. */
@@ -76,7 +79,7 @@ export interface Store {
  * The one place the store is wired: every process builds its services here, so the API, the
  * worker, the operator's commands and the tests run the same objects over what they were given.
  */
-export function createStore({ database, queue, logger, publicUrl, provider, codeKey }: StoreDeps): Store {
+export function createStore({ database, queue, logger, publicUrl, provider, codeKey, charges }: StoreDeps): Store {
   const { prisma: db, sql } = database;
   const promo = createPromoService({ db, sql });
   const orders = createOrderService({ sql, promo, queue, logger, publicUrl });
@@ -90,7 +93,16 @@ export function createStore({ database, queue, logger, publicUrl, provider, code
     : undefined;
   const payments =
     provider && paymentReconciler
-      ? createPaymentService({ db, sql, orders, provider, reconciler: paymentReconciler, publicUrl, logger })
+      ? createPaymentService({
+          db,
+          sql,
+          orders,
+          provider,
+          reconciler: paymentReconciler,
+          publicUrl,
+          logger,
+          ...(charges ? { charges } : {}),
+        })
       : undefined;
   return {
     database,

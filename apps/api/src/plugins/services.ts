@@ -94,6 +94,10 @@ export default fp(async function services(
       publicUrl: env.PUBLIC_URL,
       provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
       codeKey: env.CODE_ENCRYPTION_KEY,
+      charges: {
+        cardCurrencies: env.PAYMENTS_CHARGE_CURRENCY,
+        rateMaxAgeMs: env.PAYMENTS_RATE_MAX_AGE_HOURS * 3_600_000,
+      },
     });
   const { delivery, paymentProvider, paymentReconciler, payments } = store;
   if (!delivery || !paymentProvider || !paymentReconciler || !payments) {

@@ -8,11 +8,13 @@ import {
   qb,
   type SqlClient,
 } from '@store/db';
+import { plainDecimal } from '../display/display-rates.ts';
 import { actors } from '../orders/order-events.ts';
 import { type LockedOrder, lockOrder } from '../orders/order-sql.ts';
 import { PAID_STATUSES, transitionUpdate, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import type { LockedCharge } from './charge-currency.ts';
 import { settlingPayments } from './payment-deciding.ts';
 import { type ReceiptSource, receiptSource } from './payment-receipts.ts';
 import type { CardOutcome, PaymentProvider } from './provider.ts';
@@ -126,8 +128,9 @@ export function createPaymentAttempts({
     async openPayment(
       order: LockedOrder,
       method: PaymentMethod,
+      charge: LockedCharge,
       token?: string,
-    ): Promise<{ id: string; receipt?: ReceiptSource }> {
+    ): Promise<{ id: string; receipt?: ReceiptSource; charge: LockedCharge }> {
       const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();
       // Under the order's lock, while it waits for its payment: the record, the order's move to
       // PENDING (its state machine's statement) and the receipt's source, in one statement.
@@ -145,7 +148,20 @@ export function createPaymentAttempts({
         .with('opened', (db) =>
           db
             .insertInto('payments')
-            .columns(['id', 'order_id', 'provider', 'method', 'amount_minor', 'currency', 'updated_at'])
+            .columns([
+              'id',
+              'order_id',
+              'provider',
+              'method',
+              'amount_minor',
+              'currency',
+              'charge_minor',
+              'charge_currency',
+              'charge_rate',
+              'charge_rate_set_at',
+              'charge_locked_at',
+              'updated_at',
+            ])
             .expression((eb) =>
               eb
                 .selectFrom(['target as t', 'under_way as u'])
@@ -156,6 +172,11 @@ export function createPaymentAttempts({
                   eb.val(method).as('method'),
                   't.total_minor as amount_minor',
                   't.currency',
+                  eb.val(charge.chargeMinor).as('charge_minor'),
+                  eb.val(charge.currency).as('charge_currency'),
+                  eb.val(charge.rate).as('charge_rate'),
+                  eb.cast<Date | null>(eb.val(charge.rateSetAt), 'timestamptz').as('charge_rate_set_at'),
+                  eb.cast<Date>(eb.val(charge.lockedAt), 'timestamptz').as('charge_locked_at'),
                   eb.fn<Date>('now').as('updated_at'),
                 ])
                 .where('t.status', 'in', UNPAID_STATUSES)
@@ -178,7 +199,7 @@ export function createPaymentAttempts({
         const [opened] = await on.query(statement);
         if (opened?.settling || (opened && PAID_STATUSES.includes(opened.status))) throw new PaymentUnderWayError();
         if (!opened?.opened) throw notPayable();
-        return { id, receipt: { email: opened.email, locale: opened.locale, lines: opened.lines } };
+        return { id, receipt: { email: opened.email, locale: opened.locale, lines: opened.lines }, charge };
       };
       // A widget, hosted page or QR attempt is one statement: it charges nothing by itself (the
       // customer pays in the provider's page), so its look at the order's payments as the statement
@@ -190,8 +211,24 @@ export function createPaymentAttempts({
       return sql.transaction(async (tx) => {
         const locked = await lockOrder(tx, order.id);
         if (token) {
-          const [existing] = await tx.query(qb.selectFrom('payments').select('id').where('id', '=', id));
-          if (existing) return { id: existing.id };
+          // The attempt again: charged as it was first, whatever the rate says now.
+          const [existing] = await tx.query(
+            qb
+              .selectFrom('payments')
+              .select((eb) => [
+                'id',
+                eb.fn.coalesce('charge_minor', 'amount_minor').as('chargeMinor'),
+                eb.fn.coalesce('charge_currency', 'currency').as('currency'),
+                eb.cast<string | null>('charge_rate', 'text').as('rate'),
+                'charge_rate_set_at as rateSetAt',
+                eb.fn.coalesce('charge_locked_at', 'created_at').as('lockedAt'),
+              ])
+              .where('id', '=', id),
+          );
+          if (existing) {
+            const { id: existingId, rate, ...kept } = existing;
+            return { id: existingId, charge: { ...kept, rate: rate ? plainDecimal(rate) : '1' } };
+          }
         }
         if (locked && PAID_STATUSES.includes(locked.status)) throw new PaymentUnderWayError();
         if (!locked || !UNPAID_STATUSES.includes(locked.status)) throw notPayable();

@@ -79,19 +79,34 @@ export function createPaymentEventIntake({
 }: PaymentEventsDeps) {
   /**
    * The payment or order the event must match, and why it does not (null when it does): the
-   * provider's payment when the store knows it, else the order the event names.
+   * provider's payment when the store knows it; else one of the named order's payments opened at the
+   * event's charge (a widget or hosted page payment is first known by its order); else the order. A
+   * payment is matched on what it was charged (docs/currency.md): its rail's currency, not the order's.
    */
   function verdict(event: PaymentCallbackEvent) {
     const namedOrder = UUID.test(event.orderId) ? event.orderId : null;
-    const candidates = qb
-      .selectFrom('payments')
-      .select((eb) => ['order_id as orderId', 'amount_minor as amountMinor', 'currency', eb.lit<number>(1).as('rank')])
-      .where('provider', '=', event.provider)
+    const charged = (rank: number) =>
+      qb
+        .selectFrom('payments')
+        .select((eb) => [
+          'order_id as orderId',
+          eb.fn.coalesce('charge_minor', 'amount_minor').as('amountMinor'),
+          eb.fn.coalesce('charge_currency', 'currency').as('currency'),
+          eb.lit<number>(rank).as('rank'),
+        ])
+        .where('provider', '=', event.provider);
+    const candidates = charged(1)
       .where('provider_payment_id', '=', event.providerPaymentId)
+      .unionAll(
+        charged(2)
+          .where('order_id', '=', namedOrder)
+          .where('charge_currency', '=', event.currency)
+          .where('charge_minor', '=', event.amountMinor),
+      )
       .unionAll(
         qb
           .selectFrom('orders')
-          .select((eb) => ['id as orderId', 'total_minor as amountMinor', 'currency', eb.lit<number>(2).as('rank')])
+          .select((eb) => ['id as orderId', 'total_minor as amountMinor', 'currency', eb.lit<number>(3).as('rank')])
           .where('id', '=', namedOrder),
       );
     return qb

@@ -21,6 +21,8 @@ const paymentColumns = [
   'status',
   'amount_minor as amountMinor',
   'currency',
+  'charge_minor as chargeMinor',
+  'charge_currency as chargeCurrency',
   'provider_payment_id as providerPaymentId',
   'provider_version as providerVersion',
   'refunded_minor as refundedMinor',
@@ -154,20 +156,64 @@ const lockEventStatement = prepare(({ eventId }: { eventId: string }) =>
     ),
 );
 
-/** A new payment row for one the store never started (the widget retried inside its frame). */
+/**
+ * A new payment row for one the store never started (the widget retried inside its frame). Charged in
+ * another currency than the order's, it stands for the BRL amount of the order's payment opened at
+ * that charge (the same request, paid again), whose rate it keeps; without one, it is recorded as
+ * charged, and the processor finds it does not match.
+ */
 export function insertPayment(provider: string, event: StoredEvent) {
+  const id = randomUUID();
   return qb
     .insertInto('payments')
-    .values((eb) => ({
-      id: randomUUID(),
-      order_id: event.orderId,
-      provider,
-      method: METHOD_OF[event.method],
-      amount_minor: event.amountMinor,
-      currency: event.currency,
-      provider_payment_id: event.providerPaymentId,
-      updated_at: eb.fn<Date>('now'),
-    }))
+    .columns([
+      'id',
+      'order_id',
+      'provider',
+      'method',
+      'amount_minor',
+      'currency',
+      'charge_minor',
+      'charge_currency',
+      'charge_rate',
+      'charge_rate_set_at',
+      'charge_locked_at',
+      'provider_payment_id',
+      'updated_at',
+    ])
+    .expression(
+      qb
+        .selectFrom(qb.selectNoFrom((eb) => eb.lit(1).as('one')).as('one'))
+        .leftJoin(
+          (eb) =>
+            eb
+              .selectFrom('payments')
+              .select(['amount_minor', 'currency', 'charge_rate', 'charge_rate_set_at', 'charge_locked_at'])
+              .where('order_id', '=', event.orderId)
+              .where('provider', '=', provider)
+              .where('charge_currency', '=', event.currency)
+              .where('charge_minor', '=', event.amountMinor)
+              .orderBy('created_at', 'desc')
+              .limit(1)
+              .as('opened'),
+          (join) => join.onTrue(),
+        )
+        .select((eb) => [
+          eb.val(id).as('id'),
+          eb.val(event.orderId).as('order_id'),
+          eb.val(provider).as('provider'),
+          eb.val(METHOD_OF[event.method]).as('method'),
+          eb.fn.coalesce('opened.amount_minor', eb.val(event.amountMinor)).as('amount_minor'),
+          eb.fn.coalesce('opened.currency', eb.val(event.currency)).as('currency'),
+          eb.case().when('opened.amount_minor', 'is not', null).then(event.amountMinor).end().as('charge_minor'),
+          eb.case().when('opened.amount_minor', 'is not', null).then(event.currency).end().as('charge_currency'),
+          'opened.charge_rate',
+          'opened.charge_rate_set_at',
+          'opened.charge_locked_at',
+          eb.val(event.providerPaymentId).as('provider_payment_id'),
+          eb.fn<Date>('now').as('updated_at'),
+        ]),
+    )
     .returning(paymentColumns);
 }
 

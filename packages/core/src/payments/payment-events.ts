@@ -7,6 +7,7 @@ import { type LockedOrder, lockOrder } from '../orders/order-sql.ts';
 import { transitionOrders, UNPAID_STATUSES } from '../orders/order-state.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { toStoreMinor } from './charge-currency.ts';
 import { METHOD_OF, type StoredEvent, StoredEventSchema } from './payment-event-payload.ts';
 import {
   adoptPayment,
@@ -77,6 +78,24 @@ function givenBack(event: StoredEvent): { refundedMinor: number; chargedBackMino
   const refundedMinor = Math.min(event.refundedMinor, event.amountMinor - chargedBackMinor);
   if (event.status === 'refunded') return { refundedMinor: event.amountMinor - chargedBackMinor, chargedBackMinor };
   return { refundedMinor, chargedBackMinor };
+}
+
+/**
+ * The event in the store's currency: the payment's BRL amount for its charge, and what was given back
+ * by the payment's own proportion (charge-currency.ts). An event of a payment charged in BRL is itself.
+ */
+function inStoreCurrency(
+  event: StoredEvent,
+  payment: { amountMinor: number; chargeMinor: number; currency: string },
+): StoredEvent {
+  if (event.currency === payment.currency && event.amountMinor === payment.amountMinor) return event;
+  return {
+    ...event,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    refundedMinor: toStoreMinor(event.refundedMinor, payment),
+    chargedBackMinor: toStoreMinor(event.chargedBackMinor, payment),
+  };
 }
 
 /**
@@ -171,21 +190,28 @@ export function createPaymentEventProcessor({
   async function apply(
     tx: Queryable,
     row: { id: string; provider: string; receivedAt: Date; orderId: string | null },
-    event: StoredEvent,
+    charged: StoredEvent,
     order: LockedOrder | undefined,
     found: PaymentRow | null,
   ): Promise<ProcessResult & { emailId: string | null; refundId: string | null; paymentUpdate: PaymentUpdate | null }> {
     const none = { orderId: row.orderId, paymentId: null, emailId: null, refundId: null, paymentUpdate: null };
     if (!row.orderId || !order) return { outcome: 'order_mismatch', ...none };
-    const payment = await paymentFor(tx, row.provider, event, row.receivedAt, found);
+    const payment = await paymentFor(tx, row.provider, charged, row.receivedAt, found);
     // A payment adopted just now belongs to the provider's payment from here on, applied or not.
-    const adopted = payment.providerPaymentId === null ? adoptPayment(payment.id, event.providerPaymentId) : null;
+    const adopted = payment.providerPaymentId === null ? adoptPayment(payment.id, charged.providerPaymentId) : null;
     const base = { orderId: order.id, paymentId: payment.id, emailId: null, refundId: null, paymentUpdate: adopted };
-    if (payment.orderId !== order.id || event.orderId !== order.id) return { outcome: 'order_mismatch', ...base };
-    if (payment.amountMinor !== event.amountMinor || payment.currency !== event.currency) {
+    if (payment.orderId !== order.id || charged.orderId !== order.id) return { outcome: 'order_mismatch', ...base };
+    // The provider speaks of what it charged, in the charge's currency; the store goes on in BRL.
+    const chargeMinor = payment.chargeMinor ?? payment.amountMinor;
+    if (chargeMinor !== charged.amountMinor || (payment.chargeCurrency ?? payment.currency) !== charged.currency) {
       return { outcome: 'amount_mismatch', ...base };
     }
-    if (event.version <= payment.providerVersion) return { outcome: 'stale', ...base };
+    if (charged.version <= payment.providerVersion) return { outcome: 'stale', ...base };
+    const event = inStoreCurrency(charged, {
+      amountMinor: payment.amountMinor,
+      chargeMinor,
+      currency: payment.currency,
+    });
     // What the provider says goes into the order's history before what it makes the store do.
     await recordOrderEvent(tx, {
       orderId: order.id,
@@ -202,6 +228,7 @@ export function createPaymentEventProcessor({
         ...(event.failureReason ? { failureReason: event.failureReason } : {}),
         ...(event.refundedMinor > 0 ? { refundedMinor: event.refundedMinor } : {}),
         ...(event.chargedBackMinor > 0 ? { chargedBackMinor: event.chargedBackMinor } : {}),
+        ...(charged !== event ? { charge: { amountMinor: charged.amountMinor, currency: charged.currency } } : {}),
       },
     });
 

@@ -8,7 +8,7 @@ const RECEIPT_ITEMS_MAX = 100;
 const RECEIPT_NAME_MAX = 128;
 
 /** An order's line as the provider's receipt takes it. */
-interface ReceiptLine {
+export interface ReceiptLine {
   productName: string;
   quantity: number;
   unitPriceMinor: number;
@@ -92,6 +92,26 @@ export function receiptItems(lines: ReceiptLine[], totalMinor: number, fallbackN
     return [{ name: fallbackName, unitPriceMinor: totalMinor, quantity: 1 }];
   }
   return items;
+}
+
+/**
+ * The order's lines in a charge's currency: what each line's units cost, less its discount, as its
+ * share of the charge (the last line takes what rounding leaves), so that receiptItems adds them up
+ * to the charge. Lines in the store's currency are as they are.
+ */
+export function chargedLines(lines: ReceiptLine[], storeTotalMinor: number, chargeMinor: number): ReceiptLine[] {
+  if (chargeMinor === storeTotalMinor || storeTotalMinor <= 0) return lines;
+  let left = chargeMinor;
+  return lines.map((line, index) => {
+    const paid = line.unitPriceMinor * line.quantity - line.discountMinor;
+    const share =
+      index === lines.length - 1
+        ? left
+        : Number((BigInt(paid) * BigInt(chargeMinor) * 2n + BigInt(storeTotalMinor)) / (BigInt(storeTotalMinor) * 2n));
+    left -= share;
+    const unitPriceMinor = Math.ceil(Math.max(0, share) / line.quantity);
+    return { ...line, unitPriceMinor, discountMinor: unitPriceMinor * line.quantity - share };
+  });
 }
 
 /** The customer's email and the order's lines, for the provider's receipt. */

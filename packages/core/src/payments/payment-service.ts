@@ -19,8 +19,17 @@ import { type LockedOrder, orderColumns } from '../orders/order-sql.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { minorToDisplay } from '../shared/money.ts';
+import {
+  type ChargeConfig,
+  type ChargeRail,
+  chargeAnswer,
+  chargeCurrencyOf,
+  DEFAULT_CHARGE_CONFIG,
+  type LockedCharge,
+  lockCharge,
+} from './charge-currency.ts';
 import { attemptTopUpId, createPaymentAttempts, notPayable } from './payment-attempts.ts';
-import { customerLanguage, paymentTexts, readReceiptSource, receiptItems } from './payment-receipts.ts';
+import { chargedLines, customerLanguage, paymentTexts, readReceiptSource, receiptItems } from './payment-receipts.ts';
 import type { PaymentReconciler } from './payment-reconcile.ts';
 import type { PaymentProvider } from './provider.ts';
 
@@ -49,6 +58,8 @@ export interface PaymentServiceDeps {
   reconciler: Pick<PaymentReconciler, 'reconcileOrder'>;
   /** Where the store is opened: the browser comes back here from the provider. */
   publicUrl: string;
+  /** What each method is charged in, and how old a rate may be (docs/currency.md). */
+  charges?: ChargeConfig;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -68,6 +79,7 @@ export function createPaymentService({
   provider,
   reconciler,
   publicUrl,
+  charges = DEFAULT_CHARGE_CONFIG,
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentServiceDeps) {
@@ -85,6 +97,20 @@ export function createPaymentService({
     logger,
     clock,
   });
+
+  /**
+   * The charge of the order on `rail`, at the operator's rate now (a 422 when it has none, or an old
+   * one); the payment locks it as it opens, and a repeated attempt keeps the one it locked first.
+   */
+  const chargeOn = (order: LockedOrder, rail: ChargeRail): Promise<LockedCharge> =>
+    lockCharge(sql, {
+      storeMinor: order.totalMinor,
+      currency: chargeCurrencyOf(rail, charges),
+      now: clock(),
+      rateMaxAgeMs: charges.rateMaxAgeMs,
+    });
+  const answerOf = (order: LockedOrder, charge: LockedCharge) =>
+    chargeAnswer(charge, { amountMinor: order.totalMinor, currency: order.currency });
 
   /**
    * The order a call pays: the one it names (the caller's own, else a 404), else a new top-up of
@@ -144,28 +170,30 @@ export function createPaymentService({
   }
 
   async function widgetPayment(order: LockedOrder, token?: string): Promise<PaymentResponse> {
-    const opened = await openPayment(order, 'WIDGET', token);
+    const opened = await openPayment(order, 'WIDGET', await chargeOn(order, 'widget'), token);
     const paymentId = opened.id;
+    const { charge } = opened;
     const customer = opened.receipt ?? (await readReceiptSource(sql, order));
     if (!customer) throw new NotFoundError('User');
-    const lines = customer.lines ?? [];
+    const lines = chargedLines(customer.lines ?? [], order.totalMinor, charge.chargeMinor);
     const what = description(order.id, customer.locale);
     const widget = await provider.createPayment({
       method: 'widget',
       orderId: order.id,
-      amountMinor: order.totalMinor,
-      currency: order.currency,
+      amountMinor: charge.chargeMinor,
+      currency: charge.currency,
       description: what,
       customerEmail: customer.email,
       items:
         order.type === 'BALANCE'
-          ? [{ name: paymentTexts(customer.locale).topUp, unitPriceMinor: order.totalMinor, quantity: 1 }]
-          : receiptItems(lines, order.totalMinor, what),
+          ? [{ name: paymentTexts(customer.locale).topUp, unitPriceMinor: charge.chargeMinor, quantity: 1 }]
+          : receiptItems(lines, charge.chargeMinor, what),
     });
     return {
       status: 'widget',
       order_id: order.id,
       payment_id: paymentId,
+      charge: answerOf(order, charge),
       total_price: minorToDisplay(order.totalMinor),
       total_minor: order.totalMinor,
       currency: order.currency,
@@ -178,16 +206,17 @@ export function createPaymentService({
     body: PaymentBody & { card_number: string; month: number; year: number; cvc: string },
     browser: BrowserContext,
   ): Promise<PaymentResponse> {
-    const opened = await openPayment(order, 'CARD', body.token);
+    const opened = await openPayment(order, 'CARD', await chargeOn(order, 'card'), body.token);
     const paymentId = opened.id;
+    const { charge } = opened;
     const language = await customerLanguage(sql, opened, order.userId);
     const result = await refusedAttempt(paymentId, () =>
       provider.createPayment({
         method: 'card',
         language,
         orderId: order.id,
-        amountMinor: order.totalMinor,
-        currency: order.currency,
+        amountMinor: charge.chargeMinor,
+        currency: charge.currency,
         description: description(order.id, language),
         card: { number: body.card_number, expMonth: body.month, expYear: body.year, cvc: body.cvc },
         browser: {
@@ -202,7 +231,7 @@ export function createPaymentService({
       }),
     );
     await recordProviderPayment(paymentId, result.providerPaymentId, result.card, result.outcome);
-    const base = { order_id: order.id, payment_id: paymentId, card: result.card };
+    const base = { order_id: order.id, payment_id: paymentId, charge: answerOf(order, charge), card: result.card };
     const { outcome } = result;
     switch (outcome.status) {
       case 'success':
@@ -248,8 +277,9 @@ export function createPaymentService({
     payer?: { personalId?: string; firstName?: string },
   ) {
     const until = payableUntil(order);
-    const opened = await openPayment(order, 'QR');
+    const opened = await openPayment(order, 'QR', await chargeOn(order, scheme));
     const paymentId = opened.id;
+    const { charge } = opened;
     const language = await customerLanguage(sql, opened, order.userId);
     const qr = await refusedAttempt(paymentId, () =>
       provider.createPayment({
@@ -257,8 +287,8 @@ export function createPaymentService({
         language,
         scheme,
         orderId: order.id,
-        amountMinor: order.totalMinor,
-        currency: order.currency,
+        amountMinor: charge.chargeMinor,
+        currency: charge.currency,
         description: description(order.id, language),
         returnUrl: returnUrl(order.id),
         idempotencyKey: paymentId,
@@ -267,7 +297,7 @@ export function createPaymentService({
       }),
     );
     await recordProviderPayment(paymentId, qr.providerPaymentId);
-    return { paymentId, qr };
+    return { paymentId, qr, charge: answerOf(order, charge) };
   }
 
   /** A URL the provider may send the browser to: on the store's own origin, by the WHATWG parser. */
@@ -293,10 +323,11 @@ export function createPaymentService({
     /** POST /payment-sbp: a QR code whose payload is the provider's pay link (SBP). */
     async payBySbp(userId: string, body: SbpPaymentBody): Promise<SbpPaymentResponse> {
       const order = await orderToPay(userId, body);
-      const { paymentId, qr } = await qrPayment(order, 'sbp');
+      const { paymentId, qr, charge } = await qrPayment(order, 'sbp');
       return {
         order_id: order.id,
         payment_id: paymentId,
+        charge,
         sbp: { image: qr.image, payload: qr.payload, pay_link: qr.payLink, expires_at: qr.expiresAt.toISOString() },
       };
     },
@@ -317,10 +348,11 @@ export function createPaymentService({
         ...(body.personalId ? { personalId: body.personalId } : {}),
         ...(body.firstName ? { firstName: body.firstName } : {}),
       };
-      const { paymentId, qr } = await qrPayment(order, order.currency === 'BRL' ? 'pix' : 'sbp', payer);
+      const { paymentId, qr, charge } = await qrPayment(order, order.currency === 'BRL' ? 'pix' : 'sbp', payer);
       return {
         order_id: order.id,
         payment_id: paymentId,
+        charge,
         QrImage: `data:${qr.image.media_type};base64,${qr.image.content}`,
         PayLink: qr.payLink,
         payload: qr.payload,
@@ -338,20 +370,26 @@ export function createPaymentService({
         throw new ValidationError(errors, 'Every return address must be on the store’s own site.');
       }
       const order = await orderToPay(userId, body);
-      if (body.currency !== order.currency) {
-        throw new ValidationError({ currency: [ErrorKeys.currencyMismatch] }, 'The currency is not the order’s.');
+      // UPI is charged in INR: the page names that, or the order's own currency it was priced in.
+      const upiCurrency = chargeCurrencyOf('upi', charges);
+      if (body.currency !== upiCurrency && body.currency !== order.currency) {
+        throw new ValidationError(
+          { currency: [ErrorKeys.currencyMismatch] },
+          `UPI is charged in ${upiCurrency}: send ${upiCurrency} (or the order’s ${order.currency}).`,
+        );
       }
       const until = payableUntil(order);
-      const opened = await openPayment(order, 'UPI');
+      const opened = await openPayment(order, 'UPI', await chargeOn(order, 'upi'));
       const paymentId = opened.id;
+      const { charge } = opened;
       const language = await customerLanguage(sql, opened, userId);
       const upi = await refusedAttempt(paymentId, () =>
         provider.createPayment({
           method: 'upi',
           language,
           orderId: order.id,
-          amountMinor: order.totalMinor,
-          currency: order.currency,
+          amountMinor: charge.chargeMinor,
+          currency: charge.currency,
           description: body.description,
           customer: {
             firstName: body.FirstName,
@@ -369,7 +407,13 @@ export function createPaymentService({
         }),
       );
       await recordProviderPayment(paymentId, upi.providerPaymentId);
-      return { order_id: order.id, payment_id: paymentId, redirect_url: upi.redirectUrl, intent: upi.intent };
+      return {
+        order_id: order.id,
+        payment_id: paymentId,
+        charge: answerOf(order, charge),
+        redirect_url: upi.redirectUrl,
+        intent: upi.intent,
+      };
     },
 
     /** POST /payment/initialize: the signed request the browser posts to the provider's hosted page. */
@@ -379,21 +423,29 @@ export function createPaymentService({
       browser: BrowserContext,
     ): Promise<HostedPageResponse> {
       const order = await orderToPay(userId, { orderId: body.orderId });
-      const opened = await openPayment(order, 'HOSTED_PAGE', body.token);
+      const opened = await openPayment(order, 'HOSTED_PAGE', await chargeOn(order, 'hosted_page'), body.token);
       const paymentId = opened.id;
+      const { charge } = opened;
       const language = await customerLanguage(sql, opened, userId);
       const form = await provider.createPayment({
         method: 'hosted_page',
         language,
         orderId: order.id,
-        amountMinor: order.totalMinor,
-        currency: order.currency,
+        amountMinor: charge.chargeMinor,
+        currency: charge.currency,
         description: description(order.id, language),
         customerIp: browser.ip,
         returnUrl: returnUrl(order.id),
         idempotencyKey: paymentId,
       });
-      return { order_id: order.id, payment_id: paymentId, method: 'POST', action: form.action, fields: form.fields };
+      return {
+        order_id: order.id,
+        payment_id: paymentId,
+        charge: answerOf(order, charge),
+        method: 'POST',
+        action: form.action,
+        fields: form.fields,
+      };
     },
 
     /**

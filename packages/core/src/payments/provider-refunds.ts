@@ -5,6 +5,7 @@ import { actors } from '../orders/order-events.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
+import { toChargeMinor } from './charge-currency.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.ts';
 
 /**
@@ -243,6 +244,8 @@ export function createProviderRefunds({
             'r.next_attempt_at as nextAttemptAt',
             'p.provider',
             'p.provider_payment_id as providerPaymentId',
+            'p.amount_minor as paymentMinor',
+            'p.charge_minor as chargeMinor',
           ])
           .where('r.id', '=', refundId),
       );
@@ -258,9 +261,13 @@ export function createProviderRefunds({
         return 'refused';
       }
       try {
+        // The row is in BRL, as the books; the provider gives back in the currency it charged.
         const made = await provider.refund({
           providerPaymentId: refund.providerPaymentId,
-          amountMinor: refund.amountMinor,
+          amountMinor: toChargeMinor(refund.amountMinor, {
+            amountMinor: refund.paymentMinor,
+            chargeMinor: refund.chargeMinor ?? refund.paymentMinor,
+          }),
           idempotencyKey: refundId,
         });
         await finish(refundId, 'SUCCEEDED', { providerRefundId: made.refundId });
