@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorKeys } from '@store/contract';
+import { convertToCharge, ErrorKeys } from '@store/contract';
 import { eventually, eventuallyPasses } from '@store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailedToken, uniqueCustomer } from './accounts.ts';
@@ -563,18 +563,25 @@ describe('a customer buys', () => {
     expect(body.redirect_url).toEqual(expect.any(String));
   });
 
-  // Orders are charged in the store's currency; charging a UPI payment in rupees is a change of its
-  // own (each method's currency). Until then a UPI order in INR is refused on `currency`, as here.
-  it('POST /orders/create-upi in INR: refused on currency today', async () => {
-    await newPurchase();
-    const answer = await send('POST /orders/create-upi', '/orders/create-upi', {
-      body: upiBody('INR'),
-      token: token(),
+  // UPI settles in rupees: the spec's client names INR, and the payment is charged the order's BRL
+  // total converted at the store's rate (docs/currency.md, "What a payment is charged in").
+  it('POST /orders/create-upi in INR: the provider’s page, charged in rupees', async () => {
+    const { order_id } = await newPurchase();
+    const body = ok(
+      await send('POST /orders/create-upi', '/orders/create-upi', { body: upiBody('INR'), token: token() }),
+    );
+    expect(body.redirect_url).toEqual(expect.any(String));
+    const order = await db().order.findUniqueOrThrow({ where: { id: order_id } });
+    const totalMinor = Number(order.totalMinor);
+    const rate = await db().displayRate.findUniqueOrThrow({ where: { currency: 'INR' } });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: body.payment_id } });
+    const expected = convertToCharge(totalMinor, rate.brlPerUnit.toString());
+    expect({ currency: payment.chargeCurrency, minor: Number(payment.chargeMinor) }).toEqual({
+      currency: 'INR',
+      minor: expected,
     });
-    expect(answer.status).toBe(422);
-    expect(answer.body.errors.currency).toEqual([ErrorKeys.currencyMismatch]);
+    expect(Number(payment.amountMinor)).toBe(totalMinor);
   });
-  it.todo('POST /orders/create-upi charges a UPI order in INR');
 
   it('POST /payment/initialize (orderId, token): the hosted page’s form; POST /orders/confirm/{id}: the status', async () => {
     const order = await newPurchase();
@@ -613,6 +620,9 @@ describe('a customer buys', () => {
       const answer = ok(await send('POST /payment-sbp', '/payment-sbp', { body, token: token() }));
       expect(answer.sbp.image).toEqual({ content: expect.any(String), media_type: 'image/png' });
       expect(answer.sbp.payload).toEqual(expect.any(String));
+      // SBP settles in roubles: the payment is charged in RUB.
+      const payment = await db().payment.findUniqueOrThrow({ where: { id: answer.payment_id } });
+      expect(payment.chargeCurrency).toBe('RUB');
     }
   });
 

@@ -79,8 +79,14 @@ describe('a second charge of one order', () => {
     }, 15_000);
     const payment = await db().payment.findUniqueOrThrow({ where: { id: sbpPaymentId } });
     expect(Number(payment.refundedMinor)).toBe(buyer.totalMinor);
+    // SBP charged roubles, and the provider gave back all of them; the store's books speak BRL.
+    expect(payment.chargeCurrency).toBe('RUB');
     const atProvider = await atSandbox('GET', `/api/v1/payments/${payment.providerPaymentId}`);
-    expect(atProvider.body).toMatchObject({ status: 'refunded', refunded_minor: buyer.totalMinor });
+    expect(atProvider.body).toMatchObject({
+      status: 'refunded',
+      currency: 'RUB',
+      refunded_minor: Number(payment.chargeMinor),
+    });
 
     // The order is what the card made it; nothing came onto the balance; suspense is empty again.
     expect(await orderOf(buyer.orderId)).toEqual({ status: 'FULFILLED', refundedMinor: 0 });

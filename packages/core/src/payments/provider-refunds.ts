@@ -223,6 +223,30 @@ export function createProviderRefunds({
     );
   }
 
+  /**
+   * A refund row's BRL amount in the currency the payment was charged in (the books are in BRL; the
+   * provider gives back what it took). By the payment's proportion, half up; a refund of all that is
+   * left of the payment asks for all that is left at the provider, so that rounding never strands a
+   * few kopeks or paise there.
+   */
+  async function inChargeCurrency(
+    refund: {
+      amountMinor: number;
+      paymentMinor: number;
+      chargeMinor: number | null;
+      paymentRefundedMinor: number;
+      paymentChargedBackMinor: number;
+    },
+    providerPaymentId: string,
+  ): Promise<number> {
+    const payment = { amountMinor: refund.paymentMinor, chargeMinor: refund.chargeMinor ?? refund.paymentMinor };
+    if (payment.chargeMinor === payment.amountMinor) return refund.amountMinor;
+    const leftMinor = payment.amountMinor - refund.paymentRefundedMinor - refund.paymentChargedBackMinor;
+    if (refund.amountMinor < leftMinor) return toChargeMinor(refund.amountMinor, payment);
+    const atProvider = await provider.getPayment(providerPaymentId);
+    return Math.max(1, atProvider.amountMinor - atProvider.refundedMinor - atProvider.chargedBackMinor);
+  }
+
   return {
     /**
      * The `payment.refund` job: sends one refund to the provider, unless it is finished or not due.
@@ -246,6 +270,8 @@ export function createProviderRefunds({
             'p.provider_payment_id as providerPaymentId',
             'p.amount_minor as paymentMinor',
             'p.charge_minor as chargeMinor',
+            'p.refunded_minor as paymentRefundedMinor',
+            'p.charged_back_minor as paymentChargedBackMinor',
           ])
           .where('r.id', '=', refundId),
       );
@@ -261,13 +287,9 @@ export function createProviderRefunds({
         return 'refused';
       }
       try {
-        // The row is in BRL, as the books; the provider gives back in the currency it charged.
         const made = await provider.refund({
           providerPaymentId: refund.providerPaymentId,
-          amountMinor: toChargeMinor(refund.amountMinor, {
-            amountMinor: refund.paymentMinor,
-            chargeMinor: refund.chargeMinor ?? refund.paymentMinor,
-          }),
+          amountMinor: await inChargeCurrency(refund, refund.providerPaymentId),
           idempotencyKey: refundId,
         });
         await finish(refundId, 'SUCCEEDED', { providerRefundId: made.refundId });
