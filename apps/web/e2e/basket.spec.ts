@@ -205,12 +205,12 @@ test(
     // Choosing a method and giving both consents says what comes next and enables Pay.
     // (Paying itself is checkout-payments.spec.ts's.)
     await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
-    await page.getByRole('radio', { name: /Instant bank transfer/ }).check();
+    await page.getByRole('radio', { name: /^Pix/ }).check();
     await expect(page.getByTestId('payment-note')).toContainText('Tick both boxes below to pay');
     await expect(page.getByRole('button', { name: /^Pay / })).toBeDisabled();
     await page.getByRole('checkbox', { name: /privacy policy/ }).check();
     await page.getByRole('checkbox', { name: /cannot be refunded/ }).check();
-    await expect(page.getByTestId('payment-note')).toContainText('Scan a QR code');
+    await expect(page.getByTestId('payment-note')).toContainText('Scan the QR code');
     await expect(page.getByRole('button', { name: /^Pay / })).toBeEnabled();
 
     // A second tab sees a change made in this one at once, and the server gets it.
@@ -307,7 +307,7 @@ test('basket panel and checkout fit 320 px in Portuguese', PHONE, async ({ page,
   await panel.getByTestId('checkout-button').click();
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(page.getByTestId('checkout-line')).toHaveCount(3);
-  await page.getByRole('radio', { name: /Transferência instantânea/ }).check();
+  await page.getByRole('radio', { name: /^Pix/ }).check();
   await page.getByRole('checkbox', { name: /política de privacidade/ }).check();
   await page.getByRole('checkbox', { name: /não são reembolsáveis/ }).check();
   await expect(page.getByTestId('payment-note')).toContainText('Escaneie o QR code');

@@ -179,7 +179,7 @@ test('a declined card shows the error screen, saying why; Try again with a good 
 test('pays by QR through the pay link', PHONE, async ({ page, context }, info) => {
   await register(page, newCustomer(info, 'qr'));
   const name = await basketOne(page, info, 9);
-  await payWith(page, 'transfer');
+  await payWith(page, 'pix');
   const modal = page.getByTestId('qr-modal');
   await modal.getByRole('button', { name: 'Show the QR code' }).click();
   await expect(modal.getByText('The CPF must be exactly 11 digits.')).toBeVisible();
@@ -419,7 +419,7 @@ test('axe finds no serious violation on /checkout, the payment modals and the pr
   await page.keyboard.press('Escape');
 
   // The QR step, before and after its code.
-  await payWith(page, 'transfer');
+  await payWith(page, 'pix');
   const qr = page.getByTestId('qr-modal');
   await qr.getByRole('button', { name: 'Show the QR code' }).click();
   await expectAccessible(page);

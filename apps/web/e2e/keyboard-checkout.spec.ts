@@ -416,7 +416,7 @@ test.describe('the provider pages by keyboard', () => {
   test('the QR confirm page', async ({ page }, info) => {
     await register(page, newCustomer(info, 'kbq'));
     const name = await basketOne(page, info, 20);
-    await chooseAndPay(page, 'transfer');
+    await chooseAndPay(page, 'pix');
     const modal = page.getByTestId('qr-modal');
     await expectFocusWithin(modal);
     const cpf = modal.getByLabel('CPF');

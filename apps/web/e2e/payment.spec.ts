@@ -134,10 +134,10 @@ test(
     // The QR step: the CPF, then the QR code, its pay link and the code to copy.
     await page.keyboard.press('Escape');
     await expect(cardModal).toBeHidden();
-    await page.getByTestId('payment-transfer').getByRole('radio').check();
+    await page.getByTestId('payment-pix').getByRole('radio').check();
     await page.locator('form button[type="submit"]').last().click();
     const qrModal = page.getByTestId('qr-modal');
-    await expect(qrModal.getByRole('heading', { name: 'Transferência instantânea' })).toBeVisible();
+    await expect(qrModal.getByRole('heading', { name: 'Pix' })).toBeVisible();
     await expectNoHorizontalOverflow(page, qrModal);
     await qrModal.getByLabel('CPF').fill('12345678909');
     await qrModal.getByRole('button', { name: 'Mostrar o QR code' }).click();

@@ -51,3 +51,15 @@ export type Charge = z.infer<typeof ChargeSchema>;
 
 /** Whether a charge is in the store's own currency: no conversion to state. */
 export const isStoreCharge = (charge: Pick<Charge, 'currency'>) => charge.currency === STORE_CURRENCY;
+
+/** The instant-transfer methods offered to shoppers of each language: the one their bank uses. */
+export type InstantMethod = keyof typeof RAIL_CURRENCY;
+export const INSTANT_METHODS_BY_LOCALE: Record<string, readonly InstantMethod[]> = {
+  'pt-BR': ['pix'],
+  ru: ['sbp'],
+  hi: ['upi'],
+  // English is the language of shoppers from anywhere: every rail the provider offers.
+  en: ['pix', 'sbp', 'upi'],
+};
+export const instantMethodsFor = (locale: string): readonly InstantMethod[] =>
+  INSTANT_METHODS_BY_LOCALE[locale] ?? ['pix', 'sbp', 'upi'];

@@ -66,7 +66,8 @@ describe('checkout page', () => {
       'Bank card',
       'Bank card, details here',
       'Bank card on the payment page',
-      'Instant bank transfer',
+      'Pix',
+      'SBP',
       'UPI',
       'Account balance',
     ]);
@@ -75,16 +76,16 @@ describe('checkout page', () => {
     expect(pay).toBeDisabled();
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Choose how you want to pay.');
 
-    await user.click(screen.getByRole('radio', { name: /Instant bank transfer/ }));
+    await user.click(screen.getByRole('radio', { name: /^Pix/ }));
     // Paying by any method waits for both consents.
     expect(screen.getByTestId('payment-note')).toHaveTextContent('Tick both boxes below to pay.');
     expect(pay).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
     expect(pay).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: /cannot be refunded/ }));
-    expect(screen.getByTestId('payment-note')).toHaveTextContent('Scan a QR code or open the payment link');
+    expect(screen.getByTestId('payment-note')).toHaveTextContent('Scan the QR code or copy the code');
     expect(pay).toBeEnabled();
-    expect(pay).toHaveAccessibleDescription(/Scan a QR code/);
+    expect(pay).toHaveAccessibleDescription(/Scan the QR code/);
     expect(screen.queryByLabelText('Top-up amount')).toBeNull();
 
     await user.click(screen.getByRole('radio', { name: /Account balance/ }));

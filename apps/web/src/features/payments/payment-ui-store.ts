@@ -23,8 +23,11 @@ export type PaymentDialog =
    * both consents were given there, so the form starts with them ticked.
    */
   | { kind: 'card'; mode: PaymentMode; amount?: number | undefined; consented?: boolean | undefined }
-  /** Instant bank transfer: the QR code, its pay link and the wait for the bank. */
-  | { kind: 'qr'; mode: PaymentMode; amount?: number | undefined }
+  /**
+   * Instant bank transfer: the QR code, its pay link and the wait for the bank; Pix (with the payer's
+   * CPF, in BRL) unless `scheme` says SBP (in roubles).
+   */
+  | { kind: 'qr'; mode: PaymentMode; amount?: number | undefined; scheme?: 'pix' | 'sbp' | undefined }
   /** UPI: the payer's details, then the provider's page. */
   | { kind: 'upi'; mode: PaymentMode; amount?: number | undefined }
   /** With an order id, its status is polled (the return from a payment page); a top-up's ends in its own success. */

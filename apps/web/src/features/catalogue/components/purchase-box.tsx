@@ -1,4 +1,4 @@
-import { BASKET_LINE_MAX, type ProductDetail } from '@store/contract';
+import { BASKET_LINE_MAX, instantMethodsFor, type ProductDetail } from '@store/contract';
 import { type ReactNode, useId, useState } from 'react';
 import { formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
@@ -12,7 +12,8 @@ import styles from './purchase-box.module.css';
  * The ways to pay the checkout offers (docs/payments.md, "The provider port"), named on the product
  * page before buying.
  */
-export const PAYMENT_METHODS = ['card', 'transfer', 'upi', 'balance'] as const;
+/** The ways to pay the product page names: a card, the instant transfer of the shopper's language, the balance. */
+export const paymentMethodsFor = (locale: string) => ['card', ...instantMethodsFor(locale), 'balance'];
 
 /** At most what is in stock and what one basket line holds. */
 export const quantityMax = (stock: number) => Math.max(1, Math.min(stock, BASKET_LINE_MAX));
@@ -85,7 +86,7 @@ export function PurchaseBox({
       <div>
         <p className={styles.stock}>{t('shop.payWith')}</p>
         <ul className={styles.methods} data-testid="payment-methods">
-          {PAYMENT_METHODS.map((method) => (
+          {paymentMethodsFor(locale).map((method) => (
             <li key={method}>{t(`shop.methods.${method}`)}</li>
           ))}
         </ul>

@@ -6,6 +6,8 @@ import {
   type PaymentBody,
   PaymentResponseSchema,
   QrPaymentResponseSchema,
+  type SbpPaymentBody,
+  SbpPaymentResponseSchema,
   UpiPaymentResponseSchema,
 } from '@store/contract';
 import { apiSend } from '../../../lib/api-client.ts';
@@ -24,6 +26,10 @@ export const initializeHostedPage = (body: InitializePaymentBody) =>
 /** POST /orders/create-qr: the QR image, the pay link and the code to copy. */
 export const createQrPayment = (body: Omit<CreateQrBody, 'amount'> & { amount: string }) =>
   apiSend('POST', '/orders/create-qr', body, QrPaymentResponseSchema);
+
+/** POST /payment-sbp: the SBP QR code and its pay link, charged in roubles. */
+export const createSbpPayment = (body: SbpPaymentBody) =>
+  apiSend('POST', '/payment-sbp', body, SbpPaymentResponseSchema);
 
 /** POST /orders/create-upi: where to send the browser. */
 export const createUpiPayment = (body: CreateUpiBody) =>

@@ -1,4 +1,4 @@
-import { STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
+import { instantMethodsFor, STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
 import { useId, useState } from 'react';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
@@ -15,14 +15,19 @@ import { type ConsentState, Consents, hasConsented, NO_CONSENT } from './consent
 
 /**
  * The payment methods (docs/payments.md, "The provider port"): a bank card through the provider's
- * widget (the default card path), the store's own card form or the provider's hosted page; an instant
- * bank transfer by QR code; UPI; the balance. A top-up cannot be paid from the balance it tops up.
+ * widget (the default card path), the store's own card form or the provider's hosted page; the
+ * instant transfer the shopper's language uses (Pix, SBP or UPI; all three in English); the balance.
+ * A top-up cannot be paid from the balance it tops up.
  */
-export const PAYMENT_METHODS = ['card', 'cardForm', 'hosted', 'transfer', 'upi', 'balance'] as const;
+export const PAYMENT_METHODS = ['card', 'cardForm', 'hosted', 'pix', 'sbp', 'upi', 'balance'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-const methodsFor = (mode: PaymentMode) =>
-  mode === 'balance' ? PAYMENT_METHODS.filter((id) => id !== 'balance') : PAYMENT_METHODS;
+export function methodsFor(mode: PaymentMode, locale: string): PaymentMethod[] {
+  const instant: readonly string[] = instantMethodsFor(locale);
+  return PAYMENT_METHODS.filter(
+    (id) => !(mode === 'balance' && id === 'balance') && (!['pix', 'sbp', 'upi'].includes(id) || instant.includes(id)),
+  );
+}
 
 /** Starts the chosen method; the ones with a step of their own open its dialog. */
 async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: number | undefined) {
@@ -35,8 +40,9 @@ async function startMethod(method: PaymentMethod, mode: PaymentMode, amount: num
     case 'cardForm':
       // Both consents were given here: the card form starts with them ticked.
       return openPaymentDialog({ kind: 'card', mode, amount, consented: true });
-    case 'transfer':
-      return openPaymentDialog({ kind: 'qr', mode, amount });
+    case 'pix':
+    case 'sbp':
+      return openPaymentDialog({ kind: 'qr', mode, amount, scheme: method });
     case 'upi':
       return openPaymentDialog({ kind: 'upi', mode, amount });
     case 'balance':
@@ -131,7 +137,7 @@ export function MethodChoice({
       )}
       <fieldset className={styles.methodList}>
         <legend className="visually-hidden">{t('checkout.payment')}</legend>
-        {methodsFor(mode).map((id) => (
+        {methodsFor(mode, locale).map((id) => (
           <label key={id} className={styles.method} data-testid={`payment-${id}`}>
             <input
               type="radio"

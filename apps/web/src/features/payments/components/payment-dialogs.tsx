@@ -269,7 +269,7 @@ function CurrentDialog({ dialog }: { dialog: PaymentDialog }) {
     case 'card':
       return <CardDialog mode={dialog.mode} amount={dialog.amount} consented={dialog.consented} />;
     case 'qr':
-      return <QrDialog mode={dialog.mode} amount={dialog.amount} />;
+      return <QrDialog mode={dialog.mode} amount={dialog.amount} scheme={dialog.scheme ?? 'pix'} />;
     case 'upi':
       return <UpiDialog mode={dialog.mode} amount={dialog.amount} />;
     case 'processing':

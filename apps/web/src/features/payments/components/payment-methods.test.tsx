@@ -43,6 +43,25 @@ const ANSWERS: Record<string, unknown> = {
     payload: '00020126580014br.gov.bcb.pix',
     expires_at: '2030-01-01T00:00:00.000Z',
   },
+  '/api/payment-sbp': {
+    order_id: ORDER_ID,
+    payment_id: 'p1',
+    charge: {
+      amount_minor: 87_719,
+      currency: 'RUB',
+      store_amount_minor: 5_000,
+      store_currency: 'BRL',
+      rate: '0.057',
+      rate_set_at: '2026-11-23T10:00:00.000Z',
+      locked_at: '2026-11-27T10:00:00.000Z',
+    },
+    sbp: {
+      image: { content: 'iVBORw0KGgo=', media_type: 'image/png' },
+      payload: 'http://localhost/sandbox/qr/pay_2',
+      pay_link: 'http://localhost/sandbox/qr/pay_2',
+      expires_at: '2030-01-01T00:00:00.000Z',
+    },
+  },
   '/api/orders/create-upi': {
     order_id: ORDER_ID,
     payment_id: 'p1',
@@ -185,6 +204,38 @@ describe('instant bank transfer', () => {
     expect(statusCalls).toBe(2);
   });
 
+  it('by SBP asks no CPF, and shows the exact charge in roubles the store locked', async () => {
+    const user = setup();
+    act(() => openPaymentDialog({ kind: 'qr', mode: 'purchase', scheme: 'sbp' }));
+    const modal = await screen.findByTestId('qr-modal');
+    expect(within(modal).getByRole('heading', { name: 'Pay by SBP' })).toBeVisible();
+    expect(within(modal).queryByLabelText('CPF')).toBeNull();
+    await user.click(within(modal).getByRole('button', { name: 'Show the QR code' }));
+    await within(modal).findByTestId('qr-step');
+    expect(bodies['/api/payment-sbp']).toEqual([{ type: 'purchase', orderId: ORDER_ID }]);
+    expect(bodies['/api/orders/create-qr']).toBeUndefined();
+    expect(within(modal).getByTestId('charge-line')).toHaveTextContent(
+      /^You pay ₽877\.19: BRL\s50\.00 at the store’s rate of Nov 23\.$/,
+    );
+    expect(within(modal).getByRole('link', { name: 'Open in the bank app' })).toHaveAttribute(
+      'href',
+      'http://localhost/sandbox/qr/pay_2',
+    );
+  });
+
+  it('by SBP says so when the store has no current rate, and opens no error modal', async () => {
+    refusals['/api/payment-sbp'] = {
+      status: 422,
+      body: { message: 'No rate.', errors: { currency: ['validation.chargeRateUnavailable'] } },
+    };
+    const user = setup();
+    act(() => openPaymentDialog({ kind: 'qr', mode: 'purchase', scheme: 'sbp' }));
+    const modal = await screen.findByTestId('qr-modal');
+    await user.click(within(modal).getByRole('button', { name: 'Show the QR code' }));
+    expect(await within(modal).findByTestId('charge-refused')).toHaveTextContent(/not available now/);
+    expect(screen.queryByTestId('payment-error-modal')).toBeNull();
+  });
+
   it('opens the error modal when the bank refuses', async () => {
     statuses = ['init', 'error'];
     const user = setup();
@@ -234,7 +285,7 @@ describe('UPI', () => {
     await user.click(within(modal).getByRole('button', { name: 'Continue to UPI' }));
     await waitFor(() => expect(bodies['/api/orders/create-upi']).toHaveLength(1));
     expect(bodies['/api/orders/create-upi']?.[0]).toEqual({
-      currency: 'BRL',
+      currency: 'INR',
       description: 'Payment for digital goods',
       FirstName: 'Asha Rao',
       AccountNumber: 'asha@okbank',

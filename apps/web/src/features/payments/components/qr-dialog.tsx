@@ -1,13 +1,16 @@
-import type { QrPaymentResponse } from '@store/contract';
+import { type Charge, type QrPaymentResponse, RAIL_CURRENCY } from '@store/contract';
 import { useId, useRef, useState } from 'react';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
-import { createQrPayment } from '../api/pay.ts';
+import { useBasket } from '../../basket/hooks/use-basket.ts';
+import { basketTotals, usePromo } from '../../basket/promo-store.ts';
+import { createQrPayment, createSbpPayment } from '../api/pay.ts';
 import { closePaymentDialog, openPaymentDialog, type PaymentMode } from '../payment-ui-store.ts';
 import { openOrder, showIfUnderWay } from '../start-payment.ts';
 import { AmountDue, AmountDueLine } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
+import { ChargeLine, isRateRefusal, RateRefusal } from './charge-line.tsx';
 import { useReturnStatus } from './processing-dialog.tsx';
 import styles from './qr-dialog.module.css';
 
@@ -50,7 +53,7 @@ function QrCode({
 }: {
   qr: QrPaymentResponse;
   topUp: boolean;
-  due: { minor: number; currency: string };
+  due: { minor: number; currency: string; charge?: Charge | undefined };
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -72,6 +75,7 @@ function QrCode({
   return (
     <div className={styles.qr} data-testid="qr-step">
       <AmountDueLine minor={due.minor} currency={due.currency} />
+      {due.charge && <ChargeLine charge={due.charge} currency={due.charge.currency} storeMinor={due.minor} />}
       <img className={styles.image} src={qr.QrImage} alt={t('qr.imageAlt')} width={200} height={200} />
       <p className={styles.validUntil} data-testid="qr-valid-until">
         {t('qr.validUntil', { time: formatTime(qr.expires_at, locale) })}
@@ -97,18 +101,36 @@ function QrCode({
 }
 
 /**
- * The instant bank transfer: the payer's CPF (a PIX payment names its payer), then the QR code with its
- * pay link and the code to copy, while the order's status is awaited.
+ * The instant bank transfer: for Pix, the payer's CPF (a Pix payment names its payer), then the QR code
+ * with its pay link and the code to copy, while the order's status is awaited. SBP asks nothing of the
+ * payer and is charged in roubles: the dialog says how much before the code is made, and exactly after.
  */
-export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number | undefined }) {
+export function QrDialog({
+  mode,
+  amount,
+  scheme,
+}: {
+  mode: PaymentMode;
+  amount?: number | undefined;
+  scheme: 'pix' | 'sbp';
+}) {
   const { t } = useTranslation();
   const id = useId();
   const [cpf, setCpf] = useState('');
   const [validating, setValidating] = useState(false);
   const [sending, setSending] = useState(false);
-  const [qr, setQr] = useState<{ answer: QrPaymentResponse; minor: number; currency: string } | null>(null);
-  const cpfBad = cpf.length !== CPF_DIGITS;
+  const [refused, setRefused] = useState(false);
+  const [qr, setQr] = useState<{
+    answer: QrPaymentResponse;
+    minor: number;
+    currency: string;
+    charge?: Charge | undefined;
+  } | null>(null);
+  const sbp = scheme === 'sbp';
+  const cpfBad = !sbp && cpf.length !== CPF_DIGITS;
   const topUp = mode === 'balance';
+  const { payMinor } = basketTotals(useBasket(), usePromo());
+  const storeMinor = topUp ? Math.round((amount ?? 0) * 100) : payMinor;
 
   async function start() {
     setValidating(true);
@@ -122,6 +144,23 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
         openPaymentDialog({ kind: 'processing', orderId: order.order_id });
         return;
       }
+      if (sbp) {
+        const answer = await createSbpPayment({ type: mode, orderId: order.order_id });
+        setQr({
+          answer: {
+            order_id: answer.order_id,
+            payment_id: answer.payment_id,
+            QrImage: `data:${answer.sbp.image.media_type};base64,${answer.sbp.image.content}`,
+            PayLink: answer.sbp.pay_link,
+            payload: answer.sbp.payload,
+            expires_at: answer.sbp.expires_at,
+          },
+          minor: order.total_minor,
+          currency: order.currency,
+          charge: answer.charge,
+        });
+        return;
+      }
       const answer = await createQrPayment({
         amount: (order.total_minor / 100).toFixed(2),
         currency: order.currency,
@@ -129,10 +168,11 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
         type: mode,
         personalId: cpf,
       });
-      setQr({ answer, minor: order.total_minor, currency: order.currency });
+      setQr({ answer, minor: order.total_minor, currency: order.currency, charge: answer.charge });
     } catch (error) {
+      if (isRateRefusal(error)) setRefused(true);
       // Paid, or being paid, already (payment.underWay): followed, not an error.
-      if (!showIfUnderWay(error, orderId, mode)) openPaymentDialog({ kind: 'error', mode });
+      else if (!showIfUnderWay(error, orderId, mode)) openPaymentDialog({ kind: 'error', mode });
     } finally {
       setSending(false);
     }
@@ -144,13 +184,13 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
       onOpenChange={(open) => {
         if (!open) closePaymentDialog();
       }}
-      title={t('qr.title')}
-      description={qr ? t('qr.scan') : t('qr.description')}
+      title={sbp ? t('qr.sbpTitle') : t('qr.title')}
+      description={qr ? t('qr.scan') : sbp ? t('qr.sbpDescription') : t('qr.description')}
       showDescription
       testId="qr-modal"
     >
       {qr ? (
-        <QrCode qr={qr.answer} topUp={topUp} due={{ minor: qr.minor, currency: qr.currency }} />
+        <QrCode qr={qr.answer} topUp={topUp} due={{ minor: qr.minor, currency: qr.currency, charge: qr.charge }} />
       ) : (
         <form
           className={cardStyles.form}
@@ -162,23 +202,27 @@ export function QrDialog({ mode, amount }: { mode: PaymentMode; amount?: number 
           }}
         >
           <AmountDue mode={mode} amount={amount} />
-          <div className={cardStyles.field}>
-            <label htmlFor={`${id}-cpf`}>{t('payer.cpf')}</label>
-            <input
-              id={`${id}-cpf`}
-              inputMode="numeric"
-              autoComplete="off"
-              // Room for a pasted CPF with its dots and dash; the mask keeps its 11 digits.
-              maxLength={CPF_DIGITS + 3}
-              value={cpf}
-              aria-invalid={validating && cpfBad}
-              aria-describedby={`${id}-cpf-hint`}
-              onChange={(event) => setCpf(maskCpf(event.target.value))}
-            />
-            <span id={`${id}-cpf-hint`} className={validating && cpfBad ? cardStyles.error : cardStyles.hint}>
-              {validating && cpfBad ? t('payer.errors.cpf', { digits: CPF_DIGITS }) : t('payer.cpfHint')}
-            </span>
-          </div>
+          {sbp && <ChargeLine currency={RAIL_CURRENCY.sbp} storeMinor={storeMinor} />}
+          {refused && <RateRefusal />}
+          {!sbp && (
+            <div className={cardStyles.field}>
+              <label htmlFor={`${id}-cpf`}>{t('payer.cpf')}</label>
+              <input
+                id={`${id}-cpf`}
+                inputMode="numeric"
+                autoComplete="off"
+                // Room for a pasted CPF with its dots and dash; the mask keeps its 11 digits.
+                maxLength={CPF_DIGITS + 3}
+                value={cpf}
+                aria-invalid={validating && cpfBad}
+                aria-describedby={`${id}-cpf-hint`}
+                onChange={(event) => setCpf(maskCpf(event.target.value))}
+              />
+              <span id={`${id}-cpf-hint`} className={validating && cpfBad ? cardStyles.error : cardStyles.hint}>
+                {validating && cpfBad ? t('payer.errors.cpf', { digits: CPF_DIGITS }) : t('payer.cpfHint')}
+              </span>
+            </div>
+          )}
           <button type="submit" className={cardStyles.submit} aria-disabled={sending || undefined}>
             {sending ? t('cardForm.sending') : t('qr.show')}
           </button>

@@ -1,8 +1,11 @@
+import { RAIL_CURRENCY } from '@store/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import { Modal } from '../../auth/components/modal.tsx';
 import { useSession } from '../../auth/hooks/use-session.ts';
 import { PROFILE_PATH } from '../../auth/private-paths.ts';
+import { useBasket } from '../../basket/hooks/use-basket.ts';
+import { basketTotals, usePromo } from '../../basket/promo-store.ts';
 import { CHECKOUT_PATH } from '../../checkout/paths.ts';
 import { createUpiPayment } from '../api/pay.ts';
 import { cancelledReturnUrl } from '../cancelled-return.ts';
@@ -11,6 +14,7 @@ import { openOrder, showIfUnderWay } from '../start-payment.ts';
 import { topUpReturn } from '../topup-return.ts';
 import { AmountDue } from './amount-due.tsx';
 import cardStyles from './card-form.module.css';
+import { ChargeLine, isRateRefusal, RateRefusal } from './charge-line.tsx';
 import styles from './upi-dialog.module.css';
 
 /** The payer's details UPI asks for, in the order the form shows them. */
@@ -83,7 +87,10 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
   });
   const [validating, setValidating] = useState(false);
   const [sending, setSending] = useState(false);
+  const [refused, setRefused] = useState(false);
   const errors = validating ? upiErrors(values) : {};
+  const { payMinor } = basketTotals(useBasket(), usePromo());
+  const storeMinor = mode === 'balance' ? Math.round((amount ?? 0) * 100) : payMinor;
   const firstError = UPI_FIELDS.find((field) => errors[field]);
 
   async function start() {
@@ -103,8 +110,9 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
         openPaymentDialog({ kind: 'processing', orderId: order.order_id });
         return;
       }
+      // UPI is charged in rupees: the store converts the order's total at its rate.
       const answer = await createUpiPayment({
-        currency: order.currency,
+        currency: RAIL_CURRENCY.upi,
         description: t('upi.description'),
         FirstName: `${values.firstName.trim()} ${values.lastName.trim()}`,
         AccountNumber: values.upiId.trim(),
@@ -119,8 +127,9 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
       window.location.assign(answer.redirect_url);
     } catch (error) {
       setSending(false);
+      if (isRateRefusal(error)) setRefused(true);
       // Paid, or being paid, already (payment.underWay): followed, not an error.
-      if (!showIfUnderWay(error, orderId, mode)) openPaymentDialog({ kind: 'error', mode });
+      else if (!showIfUnderWay(error, orderId, mode)) openPaymentDialog({ kind: 'error', mode });
     }
   }
 
@@ -145,6 +154,8 @@ export function UpiDialog({ mode, amount }: { mode: PaymentMode; amount?: number
         }}
       >
         <AmountDue mode={mode} amount={amount} />
+        <ChargeLine currency={RAIL_CURRENCY.upi} storeMinor={storeMinor} />
+        {refused && <RateRefusal />}
         {/* Announced once; each field says its own message beneath it. */}
         {firstError && (
           <p className={cardStyles.error} role="alert" data-testid="upi-first-error">
