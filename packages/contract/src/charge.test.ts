@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertToCharge } from './charge.ts';
+import { convertToCharge } from './payments.ts';
 
 describe('convertToCharge: BRL cents to the charge currency’s minor units, half up', () => {
   it('rounds a half up and anything less down', () => {

@@ -55,7 +55,6 @@ export const ErrorKeys = {
   amountMismatch: 'validation.amountMismatch',
   currencyMismatch: 'validation.currencyMismatch',
   foreignOrigin: 'validation.foreignOrigin',
-  chargeRateUnavailable: 'validation.chargeRateUnavailable',
 } as const;
 export type ErrorKey = (typeof ErrorKeys)[keyof typeof ErrorKeys];
 
@@ -99,8 +98,6 @@ export const ErrorTexts: Record<ErrorKey, string> = {
   'validation.amountMismatch': 'This amount is not the order’s total.',
   'validation.currencyMismatch': 'This currency is not the order’s.',
   'validation.foreignOrigin': 'This address must be on the store’s own site.',
-  'validation.chargeRateUnavailable':
-    'This way of paying is not available now: the store has no current rate for its currency. Choose another.',
 };
 
 export function isErrorKey(value: string): value is ErrorKey {

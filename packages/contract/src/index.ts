@@ -2,7 +2,6 @@ export * from './account-data.ts';
 export * from './accounts.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
-export * from './charge.ts';
 export * from './dev-mailbox.ts';
 export * from './display.ts';
 export * from './errors.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CHARGE_RATE_UNAVAILABLE,
   ChargeSchema,
   convertToCharge,
   ErrorKeys,
@@ -245,12 +246,12 @@ describe('a rate too old, or none', () => {
       token: buyer.token,
       body: upiFields(buyer.orderId),
     });
-    expectFieldError(stale, 'currency', ErrorKeys.chargeRateUnavailable);
+    expectFieldError(stale, 'currency', CHARGE_RATE_UNAVAILABLE);
     expect(stale.body.message).toMatch(/INR rate is out of date/);
 
     await admin().remove('RUB');
     const none = await openSbp(buyer.token, buyer.orderId);
-    expectFieldError(none, 'currency', ErrorKeys.chargeRateUnavailable);
+    expectFieldError(none, 'currency', CHARGE_RATE_UNAVAILABLE);
     expect(none.body.message).toMatch(/no RUB rate/);
     expect(await db().payment.count({ where: { orderId: buyer.orderId } })).toBe(0);
 

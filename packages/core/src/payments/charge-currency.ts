@@ -2,9 +2,9 @@ import {
   CARD_CHARGE_METHODS,
   type CardChargeMethod,
   CHARGE_RATE_MAX_AGE_MS,
+  CHARGE_RATE_UNAVAILABLE,
   type Charge,
   convertToCharge,
-  ErrorKeys,
   RAIL_CURRENCY,
   STORE_CURRENCY,
 } from '@store/contract';
@@ -95,7 +95,7 @@ export async function lockCharge(
   const chargeMinor = fresh ? convertToCharge(storeMinor, plainDecimal(row.rate)) : undefined;
   if (!row || !fresh || !chargeMinor) {
     throw new ValidationError(
-      { currency: [ErrorKeys.chargeRateUnavailable] },
+      { currency: [CHARGE_RATE_UNAVAILABLE] },
       row
         ? `This way of paying is not available now: the store’s ${currency} rate is out of date. Choose another.`
         : `This way of paying is not available now: the store has no ${currency} rate. Choose another.`,

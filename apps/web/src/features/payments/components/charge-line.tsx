@@ -1,11 +1,21 @@
-import { type Charge, convertToCharge, ErrorKeys, STORE_CURRENCY } from '@store/contract';
+import { CHARGE_RATE_UNAVAILABLE, type Charge, convertToCharge, STORE_CURRENCY } from '@store/contract';
 import { ApiError } from '../../../lib/api-client.ts';
 import { displayRate } from '../../../lib/display-rate.ts';
 import { formatNumber, formatPrice } from '../../../lib/format.ts';
-import { formatRateDate } from '../../../lib/rate-date.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
 import { useTranslation } from '../../../lib/use-translation.tsx';
 import styles from './qr-dialog.module.css';
+
+/**
+ * "23 Nov": the day the rate was set, as lib/rate-date.ts writes it; not imported from there, which
+ * would make that module a chunk of its own listed on every page's first load.
+ */
+function rateDay(iso: string | null, locale: string): string {
+  const date = new Date(iso ?? '');
+  return Number.isNaN(date.getTime())
+    ? ''
+    : new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }).format(date);
+}
 
 /** "1 755,36 ₽", "₹1 562.50": an amount charged in another currency, to the minor unit. */
 function chargeAmount(minor: number, currency: string, locale: string): string {
@@ -20,7 +30,7 @@ function chargeAmount(minor: number, currency: string, locale: string): string {
 
 /** The store has no current rate for the method's currency: the method is refused, and says so. */
 export const isRateRefusal = (error: unknown) =>
-  error instanceof ApiError && (error.fieldErrors.currency ?? []).includes(ErrorKeys.chargeRateUnavailable);
+  error instanceof ApiError && (error.fieldErrors.currency ?? []).includes(CHARGE_RATE_UNAVAILABLE);
 
 /** The refusal, in the dialog of the method refused: another method is the way on. */
 export function RateRefusal() {
@@ -62,7 +72,7 @@ export function ChargeLine({
         ? t('payment.charge.converted', {
             charge: chargeAmount(known.amount_minor, currency, locale),
             store: formatPrice(storeMinor / 100, STORE_CURRENCY, locale),
-            date: formatRateDate(known.rate_set_at, locale),
+            date: rateDay(known.rate_set_at, locale),
           })
         : t('payment.charge.atRate', { currency })}
     </p>
