@@ -121,6 +121,11 @@ test('hi: UPI, charged in rupees at the store’s rate, paid on the provider’s
   const modal = page.getByTestId('upi-modal');
   const stated = (await modal.getByTestId('charge-line').textContent()) ?? '';
   expect(stated).toMatch(/^आप ₹[\d\s,.]+ चुकाएँगे: /);
+  // The store's rate, read on the store's page (the provider's page may not call the store).
+  const rate = await page.evaluate(async () => {
+    const answer = await fetch('/api/popular-products?lang=hi');
+    return ((await answer.json()) as { display: { rate: string } }).display.rate;
+  });
   const inputs = modal.locator('input');
   // First name, last name, UPI ID, email (filled), phone, address, ZIP.
   await inputs.nth(0).fill('Asha');
@@ -135,12 +140,7 @@ test('hi: UPI, charged in rupees at the store’s rate, paid on the provider’s
   const charged = digits(stated.split(':')[0] ?? '');
   await expect(page.locator('.amount').first()).toContainText('₹');
   expect(digits(await page.locator('.amount').first().textContent())).toBe(charged);
-  const store = brlCents(stated);
-  const rate = await page.evaluate(async () => {
-    const answer = await fetch('/api/popular-products?lang=hi');
-    return ((await answer.json()) as { display: { rate: string } }).display.rate;
-  });
-  expect(charged).toBe(expectedCharge(store, rate));
+  expect(charged).toBe(expectedCharge(brlCents(stated), rate));
   await page.locator('button[name="decision"][value="pay"]').click();
   await expect(page.getByTestId('payment-success-modal')).toBeVisible({ timeout: 30_000 });
   await expectCodes(page, name);
