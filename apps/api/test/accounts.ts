@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type EmailTemplate, type User, ValidationErrorSchema } from '@store/contract';
+import type { DevMailbox } from '@store/core';
 import type { PrismaClient } from '@store/db';
 import { expect } from 'vitest';
 import type { App } from '../src/app.ts';
@@ -59,19 +60,29 @@ export async function registerUser(app: App, overrides: { name?: string; email?:
 
 /**
  * The token of the newest email of this template to this address, read from the outbox row as the
- * mailer would read it.
+ * mailer would read it. Where jobs run in the process the email may already be sent, and a sent row
+ * keeps no link: then the link is read from the message the mailer delivered into `mailbox`.
  */
-export async function emailedToken(db: PrismaClient, to: string, template: EmailTemplate) {
+export async function emailedToken(
+  db: PrismaClient,
+  to: string,
+  template: EmailTemplate,
+  mailbox?: Pick<DevMailbox, 'get'>,
+) {
   const row = await db.outboundEmail.findFirst({
     where: { toAddress: to, template },
     orderBy: { createdAt: 'desc' },
   });
   if (!row) throw new Error(`no ${template} email to ${to}`);
-  const link = (row.data as { link: string }).link;
-  const token = /([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
-  if (!token) throw new Error(`no token in ${link}`);
+  const stored = (row.data as { link?: string }).link;
+  const link = stored ?? LINK.exec(mailbox?.get(row.id)?.text ?? '')?.[0];
+  const token = link && /([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
+  if (!link || !token) throw new Error(`no token in the ${template} email to ${to}`);
   return { token, link, row };
 }
+
+/** A link in a message's text that ends with a token of 43 base64url characters. */
+const LINK = /https?:\/\/[^\s"<>]+\/[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/;
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -84,6 +84,8 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
   return {
     app,
     database,
+    /** Where the mailer delivers: a sent email's outbox row keeps no link, the message does. */
+    devMailbox,
     async close() {
       await app.close();
       if (!options.queue) await queue.close();

@@ -336,7 +336,7 @@ describe('accounts', () => {
   });
 
   it('PATCH /password-reset/{token}: the new password alone', async () => {
-    const { token } = await emailedToken(db(), state.customer.email, 'password-reset');
+    const { token } = await emailedToken(db(), state.customer.email, 'password-reset', ctx.devMailbox);
     const password = 'Resetpass12';
     ok(await send('PATCH /password-reset/{token}', `/password-reset/${token}`, { body: { password } }));
     state.customer.password = password;
@@ -352,7 +352,7 @@ describe('accounts', () => {
       url: '/api/profile/email-verify-request',
       headers: { authorization: `Bearer ${state.customer.token}` },
     });
-    const { token } = await emailedToken(db(), state.customer.email, 'email-verify');
+    const { token } = await emailedToken(db(), state.customer.email, 'email-verify', ctx.devMailbox);
     const body = ok(
       await send('POST /profile/email-verify', '/profile/email-verify', {
         body: { token },
@@ -376,7 +376,7 @@ describe('accounts', () => {
         token: state.customer.token,
       }),
     );
-    const { token } = await emailedToken(db(), email, 'email-change');
+    const { token } = await emailedToken(db(), email, 'email-change', ctx.devMailbox);
     const confirmed = ok(
       await send('PATCH /profile/email-update-confirmation/{token}', `/profile/email-update-confirmation/${token}`, {
         token: state.customer.token,
@@ -384,7 +384,9 @@ describe('accounts', () => {
     );
     expect(confirmed.user.email).toBe(email);
     // The address left is told, with its link that undoes the change.
-    expect((await emailedToken(db(), state.customer.email, 'email-changed')).link).toMatch(/\/email-change-undo\//);
+    expect((await emailedToken(db(), state.customer.email, 'email-changed', ctx.devMailbox)).link).toMatch(
+      /\/email-change-undo\//,
+    );
     state.customer.email = email;
   });
 
@@ -396,7 +398,7 @@ describe('accounts', () => {
         token: state.customer.token,
       }),
     );
-    const { token } = await emailedToken(db(), state.customer.email, 'password-change');
+    const { token } = await emailedToken(db(), state.customer.email, 'password-change', ctx.devMailbox);
     ok(
       await send('POST /profile/password-update-confirmation', '/profile/password-update-confirmation', {
         body: { token },
