@@ -17,6 +17,8 @@
  *   onError({ code: 'PAY_WIDGET:NETWORK_ERROR', message })                      the sandbox was not reached
  *   onClose({ code: 'PAY_WIDGET:CLOSE_AFTER_FAIL' })                            closed after a failure
  *   onClose({ code: 'PAY_WIDGET:CLOSE_BEFORE_PAY' })                            closed before any answer
+ * A close is reported 0.3 s after the widget has gone: a success its frame sent just before the close
+ * is reported instead.
  */
 (function () {
   'use strict';
@@ -24,6 +26,8 @@
   var base = script && script.src ? script.src.replace(/\/widget\.js(?:[?#].*)?$/, '') : '';
   var sandboxOrigin = base ? new URL(base).origin : '';
   var open = null;
+  // How long a closed widget still listens for a success its frame sent just before the close.
+  var CLOSE_GRACE_MS = 300;
 
   function noop() {}
 
@@ -86,6 +90,7 @@
     var state = 'open';
     var success = null;
     var successTimer = null;
+    var closingTimer = null;
     var previousFocus = document.activeElement;
     var overlay = document.createElement('div');
     overlay.setAttribute('data-sandbox-widget', '');
@@ -132,6 +137,8 @@
       inerted.push(element);
     });
     document.body.appendChild(overlay);
+    // The frame's window, kept: a message it sent just before the frame was removed still names it.
+    var frameWindow = frame.contentWindow;
     close.focus();
 
     /** Asks the page in the frame to focus its first (or first refused) control, or its last. */
@@ -159,7 +166,6 @@
     });
 
     function teardown() {
-      window.removeEventListener('message', onMessage);
       document.removeEventListener('keydown', onKey);
       inerted.forEach(function (element) {
         element.inert = false;
@@ -172,20 +178,39 @@
     }
 
     function closeWith(code) {
-      if (state === 'closed') return;
+      if (state === 'closed' || state === 'closing') return;
       var after = state;
-      state = 'closed';
       if (successTimer) clearTimeout(successTimer);
       teardown();
-      // A paid widget closed early (its close button, Escape) still reports the payment, once.
-      if (after === 'succeeded') onSuccess(success);
-      else onClose({ code: code || (after === 'failed' ? 'PAY_WIDGET:CLOSE_AFTER_FAIL' : 'PAY_WIDGET:CLOSE_BEFORE_PAY') });
+      if (after === 'succeeded') {
+        // A paid widget closed early (its close button, Escape) still reports the payment, once.
+        state = 'closed';
+        window.removeEventListener('message', onMessage);
+        onSuccess(success);
+        return;
+      }
+      // The frame may have paid a moment before the close and its message still be on the way: it is
+      // heard for a little longer, and a success wins over the close.
+      state = 'closing';
+      closingTimer = setTimeout(function () {
+        state = 'closed';
+        window.removeEventListener('message', onMessage);
+        onClose({ code: code || (after === 'failed' ? 'PAY_WIDGET:CLOSE_AFTER_FAIL' : 'PAY_WIDGET:CLOSE_BEFORE_PAY') });
+      }, CLOSE_GRACE_MS);
     }
 
     function onMessage(event) {
-      if (event.origin !== sandboxOrigin || event.source !== frame.contentWindow) return;
+      if (event.origin !== sandboxOrigin || event.source !== frameWindow) return;
       var data = event.data;
       if (!data || data.source !== 'sandbox-widget' || data.session !== sessionId || state === 'closed') return;
+      if (state === 'closing') {
+        if (data.type !== 'success') return;
+        clearTimeout(closingTimer);
+        state = 'closed';
+        window.removeEventListener('message', onMessage);
+        onSuccess({ code: 'PAY_WIDGET:TRANSACTION_SUCCESS', paymentId: data.paymentId, orderId: data.orderId });
+        return;
+      }
       if (data.type === 'success') {
         if (state === 'succeeded') return;
         state = 'succeeded';
