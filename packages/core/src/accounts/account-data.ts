@@ -247,7 +247,7 @@ async function assertErasable(tx: Prisma.TransactionClient, user: UserRow): Prom
  * the codes they were shown keep when and through which call, not from where.
  */
 export async function eraseAccount(tx: Prisma.TransactionClient, userId: string, now: Date): Promise<ErasureCounts> {
-  await tx.$queryRaw`SELECT 1 FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`;
+  await prismaQueryable(tx).query(qb.selectFrom('users').select('id').where('id', '=', userId).forUpdate());
   const user = await tx.user.findUniqueOrThrow({ where: { id: userId } });
   await assertErasable(tx, user);
   const addresses = await addressesOf(tx, user);
