@@ -5,10 +5,16 @@ import { type BasketService, createBasketService } from './basket/basket-service
 import { type CatalogueService, createCatalogueService } from './catalogue/catalogue-service.ts';
 import { createStockNotificationService, type StockNotificationService } from './catalogue/stock-notifications.ts';
 import { createDeliveryService, type DeliveryService } from './delivery/delivery-service.ts';
-import { createDisplayRates, type DisplayRates } from './display/display-rates.ts';
+import {
+  createDisplayRateAdmin,
+  createDisplayRates,
+  type DisplayRateAdmin,
+  type DisplayRates,
+} from './display/display-rates.ts';
 import { createLedgerService, type LedgerService } from './ledger/ledger-service.ts';
 import type { Mailer } from './mail/mail-types.ts';
 import { createOrderHistory, type OrderHistory } from './orders/order-history.ts';
+import { createOrderOperations, type OrderOperations } from './orders/order-operations.ts';
 import { createOrderService, type OrderService } from './orders/order-service.ts';
 import type { ChargeConfig } from './payments/charge-currency.ts';
 import {
@@ -30,11 +36,22 @@ import { createIndexedProductSearch, type IndexedProductSearch } from './search/
 import type { Logger } from './shared/logger.ts';
 
 /** What the store is made of: given by whoever runs it (the API, the worker, a command, a test). */
-export interface StoreDeps {
+export interface StoreDeps<Queue extends JobQueue | null = JobQueue | null> {
   database: Database;
-  queue: JobQueue;
+  /**
+   * Where jobs go once their rows are committed. `null` where no queue runs (an operator's command):
+   * every service then only writes its rows, and the sweeps of the running store or worker hand
+   * them on (an email within a minute). Said explicitly rather than left out, so that a process
+   * with a queue cannot forget to give it and have its mail wait for the sweep. A store keeps the
+   * queue's type: `Store` alone is one with a queue (the API's, the worker's).
+   */
+  queue: Queue;
   logger: Logger;
-  /** The shop's address, for the links in emails and the provider's return pages. */
+  /**
+   * The shop's address, for the links in emails and the provider's return pages (the fulfilment
+   * links each receipt to the profile there). A command reads PUBLIC_URL as the store does, so that
+   * its emails link where the store's do.
+   */
   publicUrl: string;
   /**
    * The payment provider. Without it nothing is asked of a provider: no payments, no reconciling,
@@ -45,18 +62,24 @@ export interface StoreDeps {
   codeKey?: string;
   /** What each payment method is charged in (docs/currency.md); BRL for the card paths by default. */
   charges?: ChargeConfig;
+  /** The store's time; tests set it. The wall clock by default. */
+  clock?: () => Date;
 }
 
-/** The store's services over one database and one queue, each made once. */
-export interface Store {
+/** The store's services over one database and one queue (or none), each made once. */
+export interface Store<Queue extends JobQueue | null = JobQueue> {
   readonly database: Database;
-  readonly queue: JobQueue;
+  readonly queue: Queue;
   readonly logger: Logger;
   readonly publicUrl: string;
   promo: PromoService;
   orders: OrderService;
   /** The customer's orders and what their receipts say (the profile). */
   orderHistory: OrderHistory;
+  /** What an operator does to orders: look them up and refund them. */
+  orderOperations: OrderOperations;
+  /** The operator's display rates as stored: set, listed, removed. */
+  displayRateAdmin: DisplayRateAdmin;
   ledger: LedgerService;
   basket: BasketService;
   reviews: ReviewService;
@@ -79,17 +102,20 @@ export interface Store {
  * The one place the store is wired: every process builds its services here, so the API, the
  * worker, the operator's commands and the tests run the same objects over what they were given.
  */
-export function createStore({ database, queue, logger, publicUrl, provider, codeKey, charges }: StoreDeps): Store {
+export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue>): Store<Queue> {
+  const { database, logger, publicUrl, provider, codeKey, charges, clock } = deps;
   const { prisma: db, sql } = database;
-  const promo = createPromoService({ db, sql });
-  const orders = createOrderService({ sql, promo, queue, logger, publicUrl });
-  const paymentEvents = createPaymentEventIntake({ sql, queue, logger });
-  const paymentEventProcessor = createPaymentEventProcessor({ sql, orders, queue, logger });
+  // The services take a missing queue as "none runs here".
+  const queue = deps.queue ?? undefined;
+  const promo = createPromoService({ db, sql, clock });
+  const orders = createOrderService({ sql, promo, queue, logger, publicUrl, clock });
+  const paymentEvents = createPaymentEventIntake({ sql, queue, logger, clock });
+  const paymentEventProcessor = createPaymentEventProcessor({ sql, orders, queue, logger, clock });
   const paymentReconciler = provider
-    ? createPaymentReconciler({ db, provider, intake: paymentEvents, logger })
+    ? createPaymentReconciler({ db, provider, intake: paymentEvents, logger, clock })
     : undefined;
   const providerRefunds = provider
-    ? createProviderRefunds({ sql, provider, intake: paymentEvents, logger })
+    ? createProviderRefunds({ sql, provider, intake: paymentEvents, logger, clock })
     : undefined;
   const payments =
     provider && paymentReconciler
@@ -101,17 +127,20 @@ export function createStore({ database, queue, logger, publicUrl, provider, code
           reconciler: paymentReconciler,
           publicUrl,
           logger,
+          clock,
           ...(charges ? { charges } : {}),
         })
       : undefined;
   return {
     database,
-    queue,
+    queue: deps.queue,
     logger,
     publicUrl,
     promo,
     orders,
     orderHistory: createOrderHistory({ sql }),
+    orderOperations: createOrderOperations({ db, sql, publicUrl, queue, logger }),
+    displayRateAdmin: createDisplayRateAdmin({ sql, clock }),
     ledger: createLedgerService({ sql }),
     basket: createBasketService({ db }),
     reviews: createReviewService({ db, sql }),

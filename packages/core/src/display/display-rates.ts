@@ -189,3 +189,5 @@ export function createDisplayRateAdmin({ sql, clock = () => new Date() }: { sql:
     },
   };
 }
+
+export type DisplayRateAdmin = ReturnType<typeof createDisplayRateAdmin>;
