@@ -15,6 +15,7 @@ export async function runCommandLine<Io extends CliIo>(
       const env = loadCliEnvOrExit();
       return createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
     },
+    publicUrl: () => loadCliEnvOrExit().PUBLIC_URL,
     out: (line: string) => console.log(line),
     err: (line: string) => console.error(line),
     ...extra,

@@ -12,6 +12,5 @@ await runCommandLine(runOrdersCli, {
     }
     return createCodeCipher(env.codeKey);
   },
-  publicUrl: () => loadCliEnvOrExit().PUBLIC_URL,
   operator: process.env.USER || userInfo().username || 'operator',
 });

@@ -12,12 +12,13 @@ import type { CliIo } from '../shared/cli.ts';
 /**
  * Runs a command over the test's database; answers the exit code, what was printed, and whether the
  * database was opened at all. The test keeps its database open: the command's close must not end it.
+ * The store's address is PUBLIC_URL's default unless `extra` gives one.
  */
 export async function runCliOver<Io extends CliIo>(
   run: (argv: string[], io: Io) => Promise<number>,
   database: Database,
   argv: string[],
-  extra: Omit<Io, keyof CliIo>,
+  extra: Omit<Io, keyof CliIo> & Partial<Pick<CliIo, 'publicUrl'>>,
 ) {
   const out: string[] = [];
   const err: string[] = [];
@@ -27,6 +28,7 @@ export async function runCliOver<Io extends CliIo>(
       opened = true;
       return { ...database, close: async () => {} };
     },
+    publicUrl: () => 'http://localhost:3000',
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   };

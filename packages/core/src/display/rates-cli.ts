@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DISPLAY_CURRENCY_BY_LOCALE, rateMicros, STORE_CURRENCY } from '@store/contract';
-import { type CliIo, type ParsedCommand, readCommandLine, refuseArguments } from '../shared/cli.ts';
+import { type CliIo, openCommandStore, type ParsedCommand, readCommandLine, refuseArguments } from '../shared/cli.ts';
 import { textTable } from '../shared/text-table.ts';
-import { createDisplayRateAdmin, type DisplayRateRow, isStale } from './display-rates.ts';
+import { type DisplayRateRow, isStale } from './display-rates.ts';
 
 /**
  * The operator's command line for display rates: `pnpm --filter @store/core rates set|list|remove`.
@@ -117,9 +117,8 @@ export async function runRatesCli(argv: string[], io: RatesCliIo): Promise<numbe
     io.out(RATES_USAGE);
     return 0;
   }
-  const database = await io.openDatabase();
+  const { displayRateAdmin: admin, database } = await openCommandStore(io, { clock });
   try {
-    const admin = createDisplayRateAdmin({ sql: database.sql, clock });
     switch (command.kind) {
       case 'set': {
         const { row, previous } = await admin.set({

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ORDER_STATUSES } from '@store/contract';
-import { type CodeCipher, type Database, int8ToNumber, type OrderStatus } from '@store/db';
+import { type CodeCipher, int8ToNumber, type OrderStatus } from '@store/db';
 import { importCodes } from '../fulfilment/code-import.ts';
-import { type AccountTotal, createLedgerService, type LedgerProblem } from '../ledger/ledger-service.ts';
+import type { AccountTotal, LedgerProblem } from '../ledger/ledger-service.ts';
 import {
   type CliIo,
+  openCommandStore,
   type ParsedCommand,
   readCommandLine,
   refuseArguments,
@@ -14,8 +15,9 @@ import {
 } from '../shared/cli.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { textTable } from '../shared/text-table.ts';
+import type { Store } from '../store.ts';
 import { orderHistory } from './order-events.ts';
-import { createOrderOperations, type RefundDestination } from './order-operations.ts';
+import type { RefundDestination } from './order-operations.ts';
 
 /**
  * The operator's command line for stock, orders and balances (there is no admin screen yet):
@@ -219,10 +221,11 @@ export function formatMinor(minor: number, currency = 'BRL'): string {
 }
 
 export interface OrdersCliIo extends CliIo {
-  /** The cipher codes are encrypted with; asked for only by import-codes. */
+  /**
+   * The cipher codes are encrypted with; asked for only by import-codes, so that the other commands
+   * run without the key (the store is made without it).
+   */
   codeCipher(): CodeCipher;
-  /** Where customers open the store, for the link in a refund's email; asked for only by refund. */
-  publicUrl(): string;
   /** Who runs the command, recorded as who asked for a refund unless --by says otherwise. */
   operator?: string;
 }
@@ -236,8 +239,8 @@ type Runnable =
       lines: string[];
     };
 
-async function run(command: Runnable, database: Database, io: OrdersCliIo) {
-  const { prisma: db, sql } = database;
+async function run(command: Runnable, store: Store<null>, io: OrdersCliIo) {
+  const { prisma: db, sql } = store.database;
   switch (command.kind) {
     case 'import-codes': {
       const report = await importCodes({ db, cipher: io.codeCipher() }, command.productId, command.lines);
@@ -250,7 +253,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'list': {
-      const orders = await createOrderOperations({ db, sql, publicUrl: io.publicUrl() }).listOrders(command);
+      const orders = await store.orderOperations.listOrders(command);
       if (orders.length === 0) {
         io.out('no orders');
         return 0;
@@ -298,8 +301,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'refund': {
-      const operations = createOrderOperations({ db, sql, publicUrl: io.publicUrl() });
-      const result = await operations.refundOrder(command.orderId, {
+      const result = await store.orderOperations.refundOrder(command.orderId, {
         to: command.to,
         reason: command.reason,
         operator: command.by ?? io.operator ?? 'operator',
@@ -320,7 +322,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'receivables': {
-      const owing = await createLedgerService({ sql }).receivables(command.limit);
+      const owing = await store.ledger.receivables(command.limit);
       if (owing.length === 0) {
         io.out('no customer owes the store');
         return 0;
@@ -344,7 +346,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
         io.err(`error: there is no customer ${command.customer}`);
         return 1;
       }
-      const { balanceMinor, owedMinor, entries } = await createLedgerService({ sql }).statement(user.id, command.limit);
+      const { balanceMinor, owedMinor, entries } = await store.ledger.statement(user.id, command.limit);
       const owes = owedMinor > 0 ? `, owes ${formatMinor(owedMinor)}` : '';
       io.out(`${user.email} (${user.id}): balance ${formatMinor(balanceMinor)}${owes}`);
       const rows = entries.map((entry) => [
@@ -359,7 +361,7 @@ async function run(command: Runnable, database: Database, io: OrdersCliIo) {
       return 0;
     }
     case 'verify-balances': {
-      const ledger = createLedgerService({ sql });
+      const { ledger } = store;
       const problems = await ledger.verifyBooks();
       if (problems.length === 0) {
         io.out(
@@ -434,9 +436,9 @@ export async function runOrdersCli(argv: string[], io: OrdersCliIo): Promise<num
     runnable = command;
   }
 
-  const database = await io.openDatabase();
+  const store = await openCommandStore(io);
   try {
-    return await run(runnable, database, io);
+    return await run(runnable, store, io);
   } catch (error) {
     if (error instanceof NotFoundError || error instanceof ConflictError || error instanceof ValidationError) {
       io.err(`error: ${error.message}`);
@@ -444,6 +446,6 @@ export async function runOrdersCli(argv: string[], io: OrdersCliIo): Promise<num
     }
     throw error;
   } finally {
-    await database.close();
+    await store.database.close();
   }
 }

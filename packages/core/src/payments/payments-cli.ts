@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
 import { int8ToNumber } from '@store/db';
 import { formatMinor } from '../orders/orders-cli.ts';
-import { type CliIo, type ParsedCommand, readCommandLine, refuseArguments, UUID } from '../shared/cli.ts';
+import {
+  type CliIo,
+  openCommandStore,
+  type ParsedCommand,
+  readCommandLine,
+  refuseArguments,
+  UUID,
+} from '../shared/cli.ts';
 import { textTable } from '../shared/text-table.ts';
 import { PAYMENT_EVENT_ATTEMPTS } from './payment-events.ts';
 
@@ -186,7 +193,8 @@ export async function runPaymentsCli(argv: string[], io: PaymentsCliIo): Promise
     io.out(PAYMENTS_USAGE);
     return 0;
   }
-  const database = await io.openDatabase();
+  // Read-only but for a retry, which only makes a row due again: the running store's sweep acts on it.
+  const { database } = await openCommandStore(io);
   const db = database.prisma;
   try {
     if (command.kind === 'events') {

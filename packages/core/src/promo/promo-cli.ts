@@ -1,9 +1,16 @@
 import { parseArgs } from 'node:util';
 import { PromoCodeSchema } from '@store/contract';
-import { type CliIo, type ParsedCommand, readCommandLine, refuseArguments, wholeNumberOption } from '../shared/cli.ts';
+import {
+  type CliIo,
+  openCommandStore,
+  type ParsedCommand,
+  readCommandLine,
+  refuseArguments,
+  wholeNumberOption,
+} from '../shared/cli.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { textTable } from '../shared/text-table.ts';
-import { createPromoService, type NewPromoCode, type PromoCodeView } from './promo-service.ts';
+import type { NewPromoCode, PromoCodeView } from './promo-service.ts';
 
 /**
  * The operator's command line for promo codes (there is no admin screen yet):
@@ -174,9 +181,8 @@ export async function runPromoCli(argv: string[], io: PromoCliIo): Promise<numbe
     return 0;
   }
 
-  const database = await io.openDatabase();
+  const { promo, database } = await openCommandStore(io, { clock });
   try {
-    const promo = createPromoService({ db: database.prisma, sql: database.sql, clock });
     switch (command.kind) {
       case 'create':
         io.out(`created ${summary(await promo.createPromoCode(command.input))}`);

@@ -1,4 +1,6 @@
 import type { Database } from '@store/db';
+import { createStore, type Store } from '../store.ts';
+import { silentLogger } from './logger.ts';
 
 /**
  * What the operator commands (`pnpm --filter @store/core orders|payments|promo <command>`) share:
@@ -9,8 +11,21 @@ import type { Database } from '@store/db';
 export interface CliIo {
   /** Opened only once the arguments are good. */
   openDatabase(): Promise<Database>;
+  /** Where customers open the store (PUBLIC_URL, as the store reads it): the links in the emails a command writes. */
+  publicUrl(): string;
   out(line: string): void;
   err(line: string): void;
+}
+
+/**
+ * The store a command runs on, made by `createStore` like every other process's, over the command's
+ * database. No queue runs in a command: what it writes (a refund's email, a payment event) is handed
+ * on by the sweeps of the running store or worker. Closing the store's database ends the command.
+ */
+export async function openCommandStore(io: CliIo, options: { clock?: () => Date } = {}): Promise<Store<null>> {
+  const publicUrl = io.publicUrl();
+  const database = await io.openDatabase();
+  return createStore({ database, queue: null, logger: silentLogger, publicUrl, ...options });
 }
 
 export type ParsedCommand<Command> = { ok: true; command: Command } | { ok: false; errors: string[] };
