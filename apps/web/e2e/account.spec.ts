@@ -146,7 +146,9 @@ test(
     await form.getByLabel('Your review').fill(text);
     await form.getByRole('button', { name: 'Publish review' }).click();
     await expect(page.getByTestId('review-posted')).toBeVisible();
-    await expect(page.getByText(text)).toBeVisible();
+    // The author sees it as their own (to edit or delete) and in the product's reviews.
+    await expect(page.getByTestId('own-review').getByText(text)).toBeVisible();
+    await expect(page.getByText(text)).toHaveCount(2);
     await expect(page.getByText(newName).first()).toBeVisible();
   },
 );
