@@ -181,11 +181,21 @@ export async function placeOrder(request: APIRequestContext, token: string, slot
   const product = inStock[(slot + 1) % inStock.length];
   expect(product, 'an in-stock product').toBeDefined();
   const headers = { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' };
-  const basket = await request.patch('/api/basket', {
-    headers,
-    data: { flush_id: randomUUID(), products: [{ id: product?.id, type: 'increase', count: 1 }] },
-  });
-  expect(basket.ok(), await basket.text()).toBe(true);
+  // The order is the whole basket: what the walk put there before (whose last codes another walk may
+  // have taken since) goes, and the basket holds this one code alone.
+  const held = (await (await request.get('/api/basket', { headers })).json()) as {
+    products: { id: number; pivot: { quantity: number } }[];
+  };
+  const changes = held.products
+    .filter((line) => line.id !== product?.id)
+    .map((line) => ({ id: line.id, type: 'decrease', count: line.pivot.quantity }));
+  const already = held.products.find((line) => line.id === product?.id)?.pivot.quantity ?? 0;
+  if (already > 1) changes.push({ id: product?.id ?? 0, type: 'decrease', count: already - 1 });
+  if (already === 0) changes.push({ id: product?.id ?? 0, type: 'increase', count: 1 });
+  if (changes.length > 0) {
+    const basket = await request.patch('/api/basket', { headers, data: { flush_id: randomUUID(), products: changes } });
+    expect(basket.ok(), await basket.text()).toBe(true);
+  }
   const created = await request.post('/api/orders/create', { headers, data: { type: 'purchase' } });
   expect(created.ok(), await created.text()).toBe(true);
   return ((await created.json()) as { order_id: string }).order_id;
