@@ -59,6 +59,26 @@ describe('products.stock_count trigger', () => {
     expect(await stockOf(product.id)).toBe(5);
   });
 
+  it('counts one statement of codes for several products, each once, and only those in stock', async () => {
+    const first = await createProduct('Trigger Batch First');
+    const second = await createProduct('Trigger Batch Second');
+    await addCodes(first.id, 1);
+    const lineId = await orderLineFor(second.id);
+    const row = (productId: number, reserved = false) => {
+      const code = randomUUID();
+      return {
+        productId,
+        ciphertext: cipher.encrypt(code),
+        codeDigest: cipher.digest(code),
+        ...(reserved ? { status: 'RESERVED' as const, orderLineId: lineId } : {}),
+      };
+    };
+    await db.prisma.productCode.createMany({
+      data: [row(first.id), row(second.id), row(first.id), row(second.id, true), row(second.id), row(first.id)],
+    });
+    expect([await stockOf(first.id), await stockOf(second.id)]).toEqual([4, 2]);
+  });
+
   it('follows sales, returns to stock and deletes', async () => {
     const product = await createProduct('Trigger Status Card');
     await addCodes(product.id, 4);
