@@ -189,6 +189,9 @@ export function createPaymentService({
           ? [{ name: paymentTexts(customer.locale).topUp, unitPriceMinor: charge.chargeMinor, quantity: 1 }]
           : receiptItems(lines, charge.chargeMinor, what),
     });
+    // POST /payment's answer (the contract's WidgetRequestSchema) carries the sandbox's widget only;
+    // Payselection's Pay Widget needs its own answer shape before it can be offered here.
+    if (widget.kind !== 'widget') throw new Error(`POST /payment cannot answer a ${widget.kind} widget yet`);
     return {
       status: 'widget',
       order_id: order.id,

@@ -186,6 +186,58 @@ export interface WidgetRequest {
   };
 }
 
+/**
+ * Payselection's Pay Widget (payselection/payselection-widget.ts): load `scriptUrl`, then
+ * `new pw.PayWidget().pay({ serviceId, key }, request, callbacks)`. As with the sandbox's widget the
+ * payment exists only once the customer submits it, so the callback names the order.
+ */
+export interface PayselectionWidgetPayment {
+  kind: 'payselection_widget';
+  providerPaymentId: null;
+  scriptUrl: string;
+  /** The merchant's site id, public. */
+  serviceId: string;
+  /** The widget's public key from the merchant's back office: public, unlike the secret key. */
+  key: string;
+  request: PayselectionWidgetRequest;
+}
+
+/** A receipt in Payselection's `ReceiptData` layout (FFD 1.05, ATOL-style): amounts as numbers of roubles. */
+export interface PayselectionReceiptData {
+  timestamp: string;
+  external_id: string;
+  receipt: {
+    client: { email: string };
+    company: { email?: string; inn?: string; sno?: string; payment_address: string };
+    items: Array<{
+      name: string;
+      price: number;
+      quantity: number;
+      sum: number;
+      payment_method: 'full_prepayment';
+      payment_object: 'service';
+      vat: { type: 'none' };
+    }>;
+    payments: [{ type: 1; sum: number }];
+    total: number;
+  };
+}
+
+/** The widget's request (`PaymentRequest`, `CustomerInfo`, `ReceiptData`), as pw.PayWidget takes it. */
+export interface PayselectionWidgetRequest {
+  MetaData: { PaymentType: 'Pay' };
+  PaymentRequest: {
+    OrderId: string;
+    /** Decimal string with two places ("150.00"). */
+    Amount: string;
+    Currency: string;
+    Description: string;
+    ExtraData: { WebhookUrl: string };
+  };
+  CustomerInfo: { Email: string; ReceiptEmail: string; Language?: string };
+  ReceiptData: PayselectionReceiptData;
+}
+
 /** A form the browser posts to the provider: `<form method="post" action>` with hidden `fields`. */
 export interface HostedPagePayment {
   kind: 'form_post';
@@ -236,7 +288,7 @@ export interface UpiPayment {
 }
 
 export interface PaymentResultByMethod {
-  widget: WidgetPayment;
+  widget: WidgetPayment | PayselectionWidgetPayment;
   hosted_page: HostedPagePayment;
   card: CardPayment;
   qr: QrPayment;
@@ -291,6 +343,11 @@ export interface RefundRequest {
   amountMinor: number;
   /** The same key refunds once, however often it is sent. */
   idempotencyKey: string;
+  /**
+   * What the refund receipt shows, for a provider that issues fiscal receipts (Payselection: a
+   * refund carries its own `ReceiptData`). Its items add up to `amountMinor`.
+   */
+  receipt?: { email: string; items: ReceiptItem[] };
 }
 
 export interface ProviderRefund {
