@@ -222,6 +222,15 @@ function dateOf(value: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** A transaction's currency: never guessed, since the store matches every event on it. */
+function currencyOf(currency: string | null | undefined, transactionId: string): string {
+  if (!currency)
+    throw new PaymentProviderUnavailableError(
+      `payselection answered transaction ${transactionId} without its currency`,
+    );
+  return currency;
+}
+
 function cardOf(masked: string | null | undefined, brand: string | null | undefined) {
   const digits = masked?.replace(/\D/g, '') ?? '';
   if (!masked || digits.length < 4) return null;
@@ -248,7 +257,7 @@ function toPayment(wire: TransactionWire, now: Date): ProviderPayment {
     method,
     status,
     amountMinor,
-    currency: details.Currency ?? 'RUB',
+    currency: currencyOf(details.Currency, wire.TransactionId),
     refundedMinor,
     chargedBackMinor: 0,
     failureReason: status === 'failed' ? failureReasonOf(details.ErrorCode ?? details.Code, details.Description) : null,
@@ -712,7 +721,7 @@ export function createPayselectionProvider(config: PayselectionProviderConfig): 
     async refund({ providerPaymentId, amountMinor, idempotencyKey, receipt }: RefundRequest): Promise<ProviderRefund> {
       // The refund needs the payment's currency; the transaction's status gives it.
       const paid = await transaction(providerPaymentId);
-      const currency = paid.StateDetails.Currency ?? 'RUB';
+      const currency = currencyOf(paid.StateDetails.Currency, providerPaymentId);
       // payments/refund with its refund receipt (PHP SDK README "Create Refund"); X-REQUEST-ID from
       // the store's key, so a retried refund is the same request.
       const answer = await call('POST', '/payments/refund', RefundAnswerWire, {
