@@ -1,6 +1,12 @@
 import { BlockList, isIP, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { PAYMENT_SWEEP_INTERVAL_MS, PENDING_PAYMENT_CHECK_MS, parseCardCurrencies, parseEnv } from '@store/core';
+import {
+  PAYMENT_SWEEP_INTERVAL_MS,
+  PENDING_PAYMENT_CHECK_MS,
+  parseCardCurrencies,
+  parseEnv,
+  readProviderSettings,
+} from '@store/core';
 import { devCodeKey, type LocalSecrets, loadLocalSecrets } from '@store/db';
 import { DEV_SANDBOX_API_KEY, DEV_WEBHOOK_SECRET } from '@store/sandbox/dev-secrets';
 import { z } from 'zod';
@@ -287,8 +293,29 @@ const EnvSchema = z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex characters')
       .optional(),
-    /** The payment provider. Only the sandbox exists so far: test cards, never real money. */
-    PAYMENTS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+    /**
+     * Which provider serves which method (docs/payments.md, "Providers"): a provider's name alone
+     * (`sandbox`, the default) serves every method; or `method:provider` entries, comma-separated,
+     * over widget, hosted_page, card, pix, sbp, upi (a method left out is not offered). Read, with
+     * the STRIPE_ and PAYSELECTION_ variables, by readProviderSettings.
+     */
+    PAYMENTS_PROVIDER: z.string().trim().default('sandbox'),
+    /** Stripe: required when a method routes to it (docs/payments.md, "Providers"). */
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+    /** Comma-separated: the old and the new during a rotation. */
+    STRIPE_WEBHOOK_SECRETS: z.string().optional(),
+    /** https://api.stripe.com unless set (tests point it at a fake). */
+    STRIPE_API_URL: z.string().optional(),
+    /** Payselection: required when a method routes to it. */
+    PAYSELECTION_SITE_ID: z.string().optional(),
+    PAYSELECTION_SECRET_KEY: z.string().optional(),
+    /** The widget's public key. */
+    PAYSELECTION_PUBLIC_KEY: z.string().optional(),
+    /** Comma-separated; unset, the secret key signs the webhooks, as Payselection does. */
+    PAYSELECTION_WEBHOOK_SECRETS: z.string().optional(),
+    /** https://gw.payselection.com unless set. */
+    PAYSELECTION_API_URL: z.string().optional(),
     /** Where the provider sends callbacks; unset: this process on the loopback, at PORT. */
     PAYMENTS_CALLBACK_URL: z.url().optional(),
     /** Standard Webhooks secrets (whsec_...), comma-separated: a callback signed with any of them is accepted. */
@@ -354,6 +381,9 @@ const EnvSchema = z
     OTEL_SERVICE_NAME: z.string().min(1).max(64).default('store-api'),
   })
   .superRefine((env, ctx) => {
+    for (const issue of readProviderSettings(env).issues) {
+      ctx.addIssue({ code: 'custom', path: [issue.variable], message: issue.message });
+    }
     if (env.NODE_ENV === 'test') return;
     const production = env.NODE_ENV === 'production';
     for (const name of SECRET_NAMES) {
@@ -384,6 +414,8 @@ const EnvSchema = z
     try {
       return {
         ...env,
+        /** The routing and each provider's settings, read once (superRefine has refused a bad one). */
+        PAYMENTS: readProviderSettings(env).settings,
         PUBLIC_URL: env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT),
         JWT_SECRET: env.JWT_SECRET ?? ownSecret('JWT_SECRET'),
         CODE_ENCRYPTION_KEY: env.CODE_ENCRYPTION_KEY ?? ownSecret('CODE_ENCRYPTION_KEY'),

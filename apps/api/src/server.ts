@@ -1,7 +1,6 @@
 import {
   createDevMailbox,
   createMailer,
-  createSandboxPaymentProvider,
   createStore,
   createStoreWithJobsInProcess,
   startOrderExpirySweep,
@@ -15,7 +14,7 @@ import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, devMailboxEnabled, loggerOptions } from './app.ts';
 import { loadEnv } from './env.ts';
-import { sandboxProviderConfig } from './plugins/payments-sandbox.ts';
+import { providerRegistryFor } from './plugins/payments-sandbox.ts';
 
 /** Starts the store: database (PostgreSQL or embedded PGlite), queue, HTTP. Only this file listens. */
 async function main() {
@@ -65,7 +64,7 @@ async function main() {
     database,
     logger,
     publicUrl: env.PUBLIC_URL,
-    provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+    providers: providerRegistryFor(env),
     codeKey: env.CODE_ENCRYPTION_KEY,
   };
   const store = env.REDIS_URL

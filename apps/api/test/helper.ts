@@ -3,7 +3,6 @@ import type { Job } from '@store/contract';
 import {
   createDevMailbox,
   createOutboxMailer,
-  createSandboxPaymentProvider,
   createStore,
   createStoreWithJobsInProcess,
   type DevMailbox,
@@ -19,7 +18,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/env.ts';
-import { sandboxProviderConfig } from '../src/plugins/payments-sandbox.ts';
+import { providerRegistryFor } from '../src/plugins/payments-sandbox.ts';
 
 export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -58,7 +57,7 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
     database,
     logger: jobLogger,
     publicUrl: env.PUBLIC_URL,
-    provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+    providers: providerRegistryFor(env),
     codeKey: env.CODE_ENCRYPTION_KEY,
   };
   const store = options.queue

@@ -554,6 +554,15 @@ export type ConfirmOrderResponse = z.infer<typeof ConfirmOrderResponseSchema>;
 
 /** POST /payments/callback: the provider only reads the status; the body says what became of it. */
 export const CallbackAckSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
+/**
+ * The ways to pay this store offers (GET /payments/methods): each routed to a configured provider
+ * (docs/payments.md, "Providers"). `pix` and `sbp` are the two schemes of the QR payment.
+ */
+export const OFFERED_PAYMENT_METHODS = ['widget', 'hosted_page', 'card', 'pix', 'sbp', 'upi'] as const;
+export type OfferedPaymentMethod = (typeof OFFERED_PAYMENT_METHODS)[number];
+export const PaymentMethodsResponseSchema = z.object({ methods: z.array(z.enum(OFFERED_PAYMENT_METHODS)) });
+export type PaymentMethodsResponse = z.infer<typeof PaymentMethodsResponseSchema>;
 export type CallbackAck = z.infer<typeof CallbackAckSchema>;
 
 /**

@@ -39,6 +39,8 @@ export * from './payments/payment-service.ts';
 export * from './payments/payment-sweep.ts';
 export * from './payments/provider.ts';
 export * from './payments/provider-refunds.ts';
+export * from './payments/provider-registry.ts';
+export * from './payments/provider-settings.ts';
 export * from './payments/sandbox-provider.ts';
 export * from './promo/promo-service.ts';
 export * from './queue/in-process-queue.ts';

@@ -27,6 +27,7 @@ import { createPaymentReconciler, type PaymentReconciler } from './payments/paym
 import { createPaymentService, type PaymentService } from './payments/payment-service.ts';
 import type { PaymentProvider } from './payments/provider.ts';
 import { createProviderRefunds, type ProviderRefunds } from './payments/provider-refunds.ts';
+import { type ProviderRegistry, singleProviderRegistry } from './payments/provider-registry.ts';
 import { createPromoService, type PromoService } from './promo/promo-service.ts';
 import { createInProcessQueue } from './queue/in-process-queue.ts';
 import { createJobHandlers } from './queue/job-handlers.ts';
@@ -58,6 +59,11 @@ export interface StoreDeps<Queue extends JobQueue | null = JobQueue | null> {
    * refunds to the card wait for a process that has one.
    */
   provider?: PaymentProvider;
+  /**
+   * Which provider serves each method, and every provider by name (provider-registry.ts); wins
+   * over `provider`, which stands for one provider serving every method.
+   */
+  providers?: ProviderRegistry;
   /** The key the gift-card codes are encrypted with; without it, codes cannot be shown. */
   codeKey?: string;
   /** What each payment method is charged in (docs/currency.md); BRL for the card paths by default. */
@@ -90,7 +96,7 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
   /** What a stored payment event does to the order, the balance and the ledger. */
   paymentEventProcessor: PaymentEventProcessor;
   /** The rest are undefined without a provider. */
-  paymentProvider: PaymentProvider | undefined;
+  paymentProviders: ProviderRegistry | undefined;
   paymentReconciler: PaymentReconciler | undefined;
   providerRefunds: ProviderRefunds | undefined;
   payments: PaymentService | undefined;
@@ -103,7 +109,8 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
  * worker, the operator's commands and the tests run the same objects over what they were given.
  */
 export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue>): Store<Queue> {
-  const { database, logger, publicUrl, provider, codeKey, charges, clock } = deps;
+  const { database, logger, publicUrl, codeKey, charges, clock } = deps;
+  const providers = deps.providers ?? (deps.provider ? singleProviderRegistry(deps.provider) : undefined);
   const { prisma: db, sql } = database;
   // The services take a missing queue as "none runs here".
   const queue = deps.queue ?? undefined;
@@ -111,19 +118,19 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
   const orders = createOrderService({ sql, promo, queue, logger, publicUrl, clock });
   const paymentEvents = createPaymentEventIntake({ sql, queue, logger, clock });
   const paymentEventProcessor = createPaymentEventProcessor({ sql, orders, queue, logger, clock });
-  const paymentReconciler = provider
-    ? createPaymentReconciler({ db, provider, intake: paymentEvents, logger, clock })
+  const paymentReconciler = providers
+    ? createPaymentReconciler({ db, providers, intake: paymentEvents, logger, clock })
     : undefined;
-  const providerRefunds = provider
-    ? createProviderRefunds({ sql, provider, intake: paymentEvents, logger, clock })
+  const providerRefunds = providers
+    ? createProviderRefunds({ sql, providers, intake: paymentEvents, logger, clock })
     : undefined;
   const payments =
-    provider && paymentReconciler
+    providers && paymentReconciler
       ? createPaymentService({
           db,
           sql,
           orders,
-          provider,
+          providers,
           reconciler: paymentReconciler,
           publicUrl,
           logger,
@@ -147,7 +154,7 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
     delivery: codeKey ? createDeliveryService({ sql, cipher: createCodeCipher(codeKey) }) : undefined,
     paymentEvents,
     paymentEventProcessor,
-    paymentProvider: provider,
+    paymentProviders: providers,
     paymentReconciler,
     providerRefunds,
     payments,

@@ -1,4 +1,11 @@
-import type { SandboxProviderConfig } from '@store/core';
+import {
+  buildProviderRegistry,
+  type ProviderConfigs,
+  type ProviderName,
+  type ProviderRegistry,
+  routedProviders,
+  type SandboxProviderConfig,
+} from '@store/core';
 import { sandboxPlugin } from '@store/sandbox';
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../env.ts';
@@ -8,9 +15,39 @@ export const SANDBOX_PREFIX = '/sandbox';
 /** The store's callback endpoint, which the sandbox calls. */
 export const PAYMENTS_CALLBACK_PATH = '/api/payments/callback';
 
-/** The sandbox runs inside this process unless a standalone one is configured (SANDBOX_URL). */
+/** Whether a method routes to the sandbox (PAYMENTS_PROVIDER). */
+export function routesToSandbox(env: Env): boolean {
+  return routedProviders(env.PAYMENTS.routing).includes('sandbox');
+}
+
+/** The sandbox runs inside this process when a method routes to it, unless a standalone one is configured (SANDBOX_URL). */
 export function usesEmbeddedSandbox(env: Env): boolean {
-  return env.PAYMENTS_PROVIDER === 'sandbox' && !env.SANDBOX_URL;
+  return routesToSandbox(env) && !env.SANDBOX_URL;
+}
+
+/**
+ * Each provider's own callback URL: POST /api/payments/callback/:provider. The sandbox keeps the
+ * URL it always had (paymentsCallbackUrl), which its callbacks reach as before.
+ */
+export function providerCallbackUrl(env: Env, provider: ProviderName): string {
+  if (provider === 'sandbox') return paymentsCallbackUrl(env);
+  return new URL(`${PAYMENTS_CALLBACK_PATH}/${provider}`, env.PUBLIC_URL).toString();
+}
+
+/**
+ * The providers of this store (provider-registry.ts): the sandbox when a method routes to it or a
+ * standalone one is configured (its payments still verify and refund), and each other provider
+ * whose settings are given. A provider whose adapter is not built stops the start.
+ */
+export function providerRegistryFor(env: Env, extra: { fetch?: typeof fetch } = {}): ProviderRegistry {
+  const { routing, stripe, payselection } = env.PAYMENTS;
+  const configs: ProviderConfigs = {};
+  if (routesToSandbox(env) || env.SANDBOX_URL) configs.sandbox = { ...sandboxProviderConfig(env), ...extra };
+  if (stripe) configs.stripe = { ...stripe, callbackUrl: providerCallbackUrl(env, 'stripe'), ...extra };
+  if (payselection) {
+    configs.payselection = { ...payselection, callbackUrl: providerCallbackUrl(env, 'payselection'), ...extra };
+  }
+  return buildProviderRegistry(routing, configs);
 }
 
 /**

@@ -2,7 +2,6 @@ import {
   type AccountService,
   type BasketService,
   type CatalogueService,
-  createSandboxPaymentProvider,
   createStore,
   type DeliveryService,
   type DisplayRates,
@@ -13,10 +12,10 @@ import {
   type OrderService,
   openShop,
   type PaymentEventIntake,
-  type PaymentProvider,
   type PaymentReconciler,
   type PaymentService,
   type PromoService,
+  type ProviderRegistry,
   type ReviewService,
   type StockNotificationService,
   type Store,
@@ -26,7 +25,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Env } from '../env.ts';
-import { sandboxProviderConfig } from './payments-sandbox.ts';
+import { providerRegistryFor } from './payments-sandbox.ts';
 import { type RateLimitName, type RateLimitPreset, rateLimit } from './rate-limit-presets.ts';
 
 export interface Services {
@@ -46,8 +45,8 @@ export interface Services {
   orderHistory: OrderHistory;
   ledger: LedgerService;
   delivery: DeliveryService;
-  /** The payment provider (the sandbox, embedded or standalone). */
-  paymentProvider: PaymentProvider;
+  /** The payment providers: which serves each method, and each by name (callbacks, refunds). */
+  paymentProviders: ProviderRegistry;
   /** Verified callbacks and the provider's answers, stored and handed to the queue. */
   paymentEvents: PaymentEventIntake;
   /** Asks the provider about payments whose callbacks do not come. */
@@ -92,15 +91,15 @@ export default fp(async function services(
       queue,
       logger: app.log,
       publicUrl: env.PUBLIC_URL,
-      provider: createSandboxPaymentProvider(sandboxProviderConfig(env)),
+      providers: providerRegistryFor(env),
       codeKey: env.CODE_ENCRYPTION_KEY,
       charges: {
         cardCurrencies: env.PAYMENTS_CHARGE_CURRENCY,
         rateMaxAgeMs: env.PAYMENTS_RATE_MAX_AGE_HOURS * 3_600_000,
       },
     });
-  const { delivery, paymentProvider, paymentReconciler, payments } = store;
-  if (!delivery || !paymentProvider || !paymentReconciler || !payments) {
+  const { delivery, paymentProviders, paymentReconciler, payments } = store;
+  if (!delivery || !paymentProviders || !paymentReconciler || !payments) {
     throw new Error('the API needs a store with a payment provider and the code key');
   }
   const shop = await openShop(store, {
@@ -133,7 +132,7 @@ export default fp(async function services(
     orderHistory: store.orderHistory,
     ledger: store.ledger,
     delivery,
-    paymentProvider,
+    paymentProviders,
     paymentEvents: store.paymentEvents,
     paymentReconciler,
     payments,

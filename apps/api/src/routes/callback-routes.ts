@@ -1,7 +1,8 @@
 import { CallbackAckSchema, MessageErrorSchema } from '@store/contract';
-import { CallbackVerificationError } from '@store/core';
-import type { FastifyInstance } from 'fastify';
+import { CallbackVerificationError, isProviderName, type PaymentProvider } from '@store/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 /** A provider event is a few hundred bytes of JSON; anything much larger is not one. */
 export const CALLBACK_BODY_LIMIT = 16 * 1024;
@@ -41,8 +42,13 @@ export function createTokenBucket(size: number, perSecond: number, now = () => p
   };
 }
 
+/** What a callback to an unknown or unconfigured provider is answered (404, the SPEC's shape). */
+const NO_SUCH_PROVIDER = { message: 'No payment provider of that name is configured here.' };
+
 /**
- * POST /payments/callback, where the payment provider reports (docs/payments.md, "How a callback is
+ * POST /payments/callback/:provider, where each payment provider reports (docs/payments.md,
+ * "Providers"), verified with that provider's own secrets; POST /payments/callback, the sandbox's
+ * URL from before there were several, is the sandbox's still. Each provider reports (docs/payments.md, "How a callback is
  * processed"). The signature covers the body's bytes as sent, so this route alone reads its body raw,
  * whatever its content type. A verified event is stored under its provider event id and handed to the
  * queue; the answer comes at once, before anything is applied. A duplicate is acknowledged and changes
@@ -58,7 +64,7 @@ export function createTokenBucket(size: number, perSecond: number, now = () => p
  */
 export default async function callbackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { paymentProvider, paymentEvents } = app.services;
+  const { paymentProviders, paymentEvents } = app.services;
   const failures = createTokenBucket(CALLBACK_FAILURE_BURST, CALLBACK_FAILURES_PER_SECOND);
   let refusedSinceLog = 0;
   let loggedAt = Number.NEGATIVE_INFINITY;
@@ -68,40 +74,79 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
     done(null, body),
   );
 
+  const schema = {
+    tags: ['payments'],
+    response: {
+      200: CallbackAckSchema,
+      400: MessageErrorSchema,
+      401: MessageErrorSchema,
+      404: MessageErrorSchema,
+      429: MessageErrorSchema,
+    },
+  };
+
+  /** Verifies, stores and acknowledges one callback with `provider`'s own secrets. */
+  async function receive(provider: PaymentProvider, request: FastifyRequest, reply: FastifyReply) {
+    // Without a content type Fastify reads no body: an empty one, which no signature covers.
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    let event: ReturnType<PaymentProvider['verifyCallback']>;
+    try {
+      event = provider.verifyCallback(body, request.headers);
+      // An adapter names its own events; one that names another provider is not to be believed.
+      if (event.provider !== provider.name) {
+        throw new CallbackVerificationError('malformed_body', 'The event names another provider.');
+      }
+    } catch (error) {
+      if (!(error instanceof CallbackVerificationError)) throw error;
+      // Signed but not an event: the provider's own mistake, a bad request, outside the budget.
+      if (error.reason !== 'malformed_body' && !failures.take()) {
+        refusedSinceLog += 1;
+        if (performance.now() - loggedAt >= REFUSALS_LOG_MS) {
+          request.log.warn({ refused: refusedSinceLog }, 'callbacks failing verification past the budget: 429');
+          refusedSinceLog = 0;
+          loggedAt = performance.now();
+        }
+        return reply.code(429).header('retry-after', CALLBACK_RETRY_AFTER_SECONDS).send(OVER_BUDGET);
+      }
+      request.log.warn(
+        { provider: provider.name, reason: error.reason, webhookId: request.headers['webhook-id'] },
+        'callback refused',
+      );
+      // Unsigned, forged or stale: not the provider (401). Signed but not an event: a bad request.
+      return reply.code(error.reason === 'malformed_body' ? 400 : 401).send({ message: error.message });
+    }
+    const received = await paymentEvents.receiveCallback(event);
+    return { received: true as const, duplicate: received.duplicate };
+  }
+
   app.post(
     '/payments/callback',
     {
       config: { rateLimit: app.rateLimitPreset('callback') },
+      schema: { ...schema, summary: 'The sandbox’s signed callback (Standard Webhooks), at its first URL' },
+    },
+    async (request, reply) => {
+      const sandbox = paymentProviders.byName('sandbox');
+      if (!sandbox) return reply.code(404).send(NO_SUCH_PROVIDER);
+      return receive(sandbox, request, reply);
+    },
+  );
+
+  app.post(
+    '/payments/callback/:provider',
+    {
+      config: { rateLimit: app.rateLimitPreset('callback') },
       schema: {
-        tags: ['payments'],
-        summary: 'The payment provider’s signed callback (Standard Webhooks)',
-        response: { 200: CallbackAckSchema, 400: MessageErrorSchema, 401: MessageErrorSchema, 429: MessageErrorSchema },
+        ...schema,
+        summary: 'A payment provider’s signed callback, verified with that provider’s own secrets',
+        params: z.object({ provider: z.string().max(64) }),
       },
     },
     async (request, reply) => {
-      // Without a content type Fastify reads no body: an empty one, which no signature covers.
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      let event: ReturnType<typeof paymentProvider.verifyCallback>;
-      try {
-        event = paymentProvider.verifyCallback(body, request.headers);
-      } catch (error) {
-        if (!(error instanceof CallbackVerificationError)) throw error;
-        // Signed but not an event: the provider's own mistake, a bad request, outside the budget.
-        if (error.reason !== 'malformed_body' && !failures.take()) {
-          refusedSinceLog += 1;
-          if (performance.now() - loggedAt >= REFUSALS_LOG_MS) {
-            request.log.warn({ refused: refusedSinceLog }, 'callbacks failing verification past the budget: 429');
-            refusedSinceLog = 0;
-            loggedAt = performance.now();
-          }
-          return reply.code(429).header('retry-after', CALLBACK_RETRY_AFTER_SECONDS).send(OVER_BUDGET);
-        }
-        request.log.warn({ reason: error.reason, webhookId: request.headers['webhook-id'] }, 'callback refused');
-        // Unsigned, forged or stale: not the provider (401). Signed but not an event: a bad request.
-        return reply.code(error.reason === 'malformed_body' ? 400 : 401).send({ message: error.message });
-      }
-      const received = await paymentEvents.receiveCallback(event);
-      return { received: true as const, duplicate: received.duplicate };
+      const { provider: name } = request.params;
+      const provider = isProviderName(name) ? paymentProviders.byName(name) : undefined;
+      if (!provider) return reply.code(404).send(NO_SUCH_PROVIDER);
+      return receive(provider, request, reply);
     },
   );
 }

@@ -7,6 +7,7 @@ import {
   InitializePaymentBodySchema,
   MessageErrorSchema,
   PaymentBodySchema,
+  PaymentMethodsResponseSchema,
   PaymentResponseSchema,
   QrPaymentResponseSchema,
   SbpPaymentBodySchema,
@@ -40,6 +41,20 @@ export default async function paymentRoutes(fastify: FastifyInstance) {
   const starting = { onRequest: app.authenticate, config: { rateLimit: app.rateLimitPreset('payment') } };
   // The address Fastify routed (TRUST_PROXY decides whom to believe), never a header as sent.
   const browser = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+  // What the checkout offers: the methods routed to a configured provider. No session needed: the
+  // product page names them before anyone logs in.
+  app.get(
+    '/payments/methods',
+    {
+      schema: {
+        tags,
+        summary: 'The payment methods this store offers',
+        response: { 200: PaymentMethodsResponseSchema },
+      },
+    },
+    async () => ({ methods: [...payments.offeredMethods()] }),
+  );
 
   app.post(
     '/payment',

@@ -92,7 +92,6 @@ export function notPayable(message = 'This order can no longer be paid.'): Valid
 export interface PaymentAttemptsDeps {
   db: PrismaClient;
   sql: SqlClient;
-  provider: Pick<PaymentProvider, 'name'>;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -101,7 +100,6 @@ export interface PaymentAttemptsDeps {
 export function createPaymentAttempts({
   db,
   sql,
-  provider,
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentAttemptsDeps) {
@@ -129,6 +127,8 @@ export function createPaymentAttempts({
       order: LockedOrder,
       method: PaymentMethod,
       charge: LockedCharge,
+      /** The provider that serves the method: its name is kept with the payment. */
+      provider: Pick<PaymentProvider, 'name'>,
       token?: string,
     ): Promise<{ id: string; receipt?: ReceiptSource; charge: LockedCharge }> {
       const id = token ? attemptPaymentId(order.id, method, token) : randomUUID();

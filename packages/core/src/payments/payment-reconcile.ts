@@ -2,10 +2,16 @@ import type { PrismaClient } from '@store/db';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import type { PaymentEventIntake } from './payment-event-intake.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.ts';
+import { type ProvidersByName, providersOf } from './provider-registry.ts';
+
+type AskedProvider = Pick<PaymentProvider, 'name' | 'getPayment' | 'listPayments'>;
 
 export interface PaymentReconcilerDeps {
   db: PrismaClient;
-  provider: Pick<PaymentProvider, 'name' | 'getPayment' | 'listPayments'>;
+  /** Each payment is asked about at its own provider, by the name stored with it. */
+  providers?: ProvidersByName<AskedProvider>;
+  /** One provider for every payment (tests). */
+  provider?: AskedProvider;
   intake: Pick<PaymentEventIntake, 'receiveProviderPayment'>;
   logger?: Logger;
   clock?: () => Date;
@@ -32,11 +38,14 @@ export const PENDING_PAYMENT_MAX_AGE_MS = 24 * 60 * 60_000;
  */
 export function createPaymentReconciler({
   db,
-  provider,
   intake,
   logger = silentLogger,
   clock = () => new Date(),
+  ...given
 }: PaymentReconcilerDeps) {
+  const lookup = providersOf(given);
+  const names = () => lookup.providers.map((provider) => provider.name);
+
   /**
    * Every payment of the order the store started with the provider: by id where the store has it,
    * through the order's list for those it has not (a widget or hosted page payment is known to the
@@ -44,10 +53,31 @@ export function createPaymentReconciler({
    */
   async function reconcileOrder(orderId: string): Promise<number> {
     const payments = await db.payment.findMany({
-      where: { orderId, provider: provider.name },
-      select: { id: true, providerPaymentId: true, providerVersion: true },
+      where: { orderId },
+      select: { id: true, provider: true, providerPaymentId: true, providerVersion: true },
     });
-    if (payments.length === 0) return 0;
+    let updates = 0;
+    for (const name of new Set(payments.map((payment) => payment.provider))) {
+      const provider = lookup.byName(name);
+      if (!provider) {
+        logger.warn({ orderId, provider: name }, 'a payment of a provider not configured here was not asked about');
+        continue;
+      }
+      updates += await reconcileAt(
+        provider,
+        orderId,
+        payments.filter((payment) => payment.provider === name),
+      );
+    }
+    return updates;
+  }
+
+  /** The order's payments at one provider. */
+  async function reconcileAt(
+    provider: AskedProvider,
+    orderId: string,
+    payments: Array<{ providerPaymentId: string | null; providerVersion: number }>,
+  ): Promise<number> {
     const found = new Map<string, ProviderPayment>();
     for (const { providerPaymentId } of payments) {
       if (providerPaymentId) found.set(providerPaymentId, await provider.getPayment(providerPaymentId));
@@ -83,7 +113,7 @@ export function createPaymentReconciler({
       const now = clock().getTime();
       const waiting = await db.payment.findMany({
         where: {
-          provider: provider.name,
+          provider: { in: names() },
           status: { in: ['INIT', 'PENDING'] },
           createdAt: { lt: new Date(now - pendingAfterMs), gt: new Date(now - maxAgeMs) },
           OR: [{ checkedAt: null }, { checkedAt: { lt: new Date(now - recheckAfterMs) } }],

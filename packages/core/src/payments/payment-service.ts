@@ -32,6 +32,7 @@ import { attemptTopUpId, createPaymentAttempts, notPayable } from './payment-att
 import { chargedLines, customerLanguage, paymentTexts, readReceiptSource, receiptItems } from './payment-receipts.ts';
 import type { PaymentReconciler } from './payment-reconcile.ts';
 import type { PaymentProvider } from './provider.ts';
+import { type ProviderRegistry, type RoutedMethod, singleProviderRegistry } from './provider-registry.ts';
 
 // The attempts and the receipts have modules of their own; what of them the store's callers use is
 // reached under this module's name too.
@@ -54,7 +55,10 @@ export interface PaymentServiceDeps {
   db: PrismaClient;
   sql: SqlClient;
   orders: Pick<OrderService, 'createOrder' | 'createTopUpFor' | 'findPayableOrder' | 'paymentStatus'>;
-  provider: PaymentProvider;
+  /** Which provider serves each method (provider-registry.ts). */
+  providers?: ProviderRegistry;
+  /** One provider for every method (tests). */
+  provider?: PaymentProvider;
   reconciler: Pick<PaymentReconciler, 'reconcileOrder'>;
   /** Where the store is opened: the browser comes back here from the provider. */
   publicUrl: string;
@@ -76,13 +80,17 @@ export function createPaymentService({
   db,
   sql,
   orders,
-  provider,
+  providers: givenProviders,
+  provider: oneProvider,
   reconciler,
   publicUrl,
   charges = DEFAULT_CHARGE_CONFIG,
   logger = silentLogger,
   clock = () => new Date(),
 }: PaymentServiceDeps) {
+  const registry = givenProviders ?? (oneProvider ? singleProviderRegistry(oneProvider) : undefined);
+  if (!registry) throw new Error('the payment service needs a provider registry');
+  const providers: ProviderRegistry = registry;
   const storeOrigin = new URL(publicUrl).origin;
   const returnUrl = (orderId: string) => {
     const url = new URL('/', publicUrl);
@@ -93,7 +101,6 @@ export function createPaymentService({
   const { assertPayable, isKnownAttempt, openPayment, recordProviderPayment, refusedAttempt } = createPaymentAttempts({
     db,
     sql,
-    provider,
     logger,
     clock,
   });
@@ -170,7 +177,8 @@ export function createPaymentService({
   }
 
   async function widgetPayment(order: LockedOrder, token?: string): Promise<PaymentResponse> {
-    const opened = await openPayment(order, 'WIDGET', await chargeOn(order, 'widget'), token);
+    const provider = providers.forMethod('widget');
+    const opened = await openPayment(order, 'WIDGET', await chargeOn(order, 'widget'), provider, token);
     const paymentId = opened.id;
     const { charge } = opened;
     const customer = opened.receipt ?? (await readReceiptSource(sql, order));
@@ -209,7 +217,8 @@ export function createPaymentService({
     body: PaymentBody & { card_number: string; month: number; year: number; cvc: string },
     browser: BrowserContext,
   ): Promise<PaymentResponse> {
-    const opened = await openPayment(order, 'CARD', await chargeOn(order, 'card'), body.token);
+    const provider = providers.forMethod('card');
+    const opened = await openPayment(order, 'CARD', await chargeOn(order, 'card'), provider, body.token);
     const paymentId = opened.id;
     const { charge } = opened;
     const language = await customerLanguage(sql, opened, order.userId);
@@ -279,8 +288,9 @@ export function createPaymentService({
     scheme: 'pix' | 'sbp',
     payer?: { personalId?: string; firstName?: string },
   ) {
+    const provider = providers.forMethod(scheme);
     const until = payableUntil(order);
-    const opened = await openPayment(order, 'QR', await chargeOn(order, scheme));
+    const opened = await openPayment(order, 'QR', await chargeOn(order, scheme), provider);
     const paymentId = opened.id;
     const { charge } = opened;
     const language = await customerLanguage(sql, opened, order.userId);
@@ -313,10 +323,16 @@ export function createPaymentService({
   }
 
   return {
+    /** The methods the checkout offers: those routed to a configured provider. */
+    offeredMethods: (): readonly RoutedMethod[] => providers.offeredMethods,
+
     /** POST /payment: the widget's request, or a charge of the card through the provider's card API. */
     async pay(userId: string, body: PaymentBody, browser: BrowserContext): Promise<PaymentResponse> {
-      const order = await orderToPay(userId, body);
       const { card_number, month, year, cvc } = body;
+      const widget = card_number === undefined || month === undefined || year === undefined || cvc === undefined;
+      // A method not offered is refused before anything is made (a top-up's order included).
+      providers.forMethod(widget ? 'widget' : 'card');
+      const order = await orderToPay(userId, body);
       if (card_number === undefined || month === undefined || year === undefined || cvc === undefined) {
         return widgetPayment(order, body.token);
       }
@@ -325,6 +341,7 @@ export function createPaymentService({
 
     /** POST /payment-sbp: a QR code whose payload is the provider's pay link (SBP). */
     async payBySbp(userId: string, body: SbpPaymentBody): Promise<SbpPaymentResponse> {
+      providers.forMethod('sbp');
       const order = await orderToPay(userId, body);
       const { paymentId, qr, charge } = await qrPayment(order, 'sbp');
       return {
@@ -372,6 +389,7 @@ export function createPaymentService({
       if (Object.keys(errors).length > 0) {
         throw new ValidationError(errors, 'Every return address must be on the store’s own site.');
       }
+      providers.forMethod('upi');
       const order = await orderToPay(userId, body);
       // UPI is charged in INR: the page names that, or the order's own currency it was priced in.
       const upiCurrency = chargeCurrencyOf('upi', charges);
@@ -381,8 +399,9 @@ export function createPaymentService({
           `UPI is charged in ${upiCurrency}: send ${upiCurrency} (or the order’s ${order.currency}).`,
         );
       }
+      const provider = providers.forMethod('upi');
       const until = payableUntil(order);
-      const opened = await openPayment(order, 'UPI', await chargeOn(order, 'upi'));
+      const opened = await openPayment(order, 'UPI', await chargeOn(order, 'upi'), provider);
       const paymentId = opened.id;
       const { charge } = opened;
       const language = await customerLanguage(sql, opened, userId);
@@ -425,8 +444,15 @@ export function createPaymentService({
       body: InitializePaymentBody,
       browser: BrowserContext,
     ): Promise<HostedPageResponse> {
+      const provider = providers.forMethod('hosted_page');
       const order = await orderToPay(userId, { orderId: body.orderId });
-      const opened = await openPayment(order, 'HOSTED_PAGE', await chargeOn(order, 'hosted_page'), body.token);
+      const opened = await openPayment(
+        order,
+        'HOSTED_PAGE',
+        await chargeOn(order, 'hosted_page'),
+        provider,
+        body.token,
+      );
       const paymentId = opened.id;
       const { charge } = opened;
       const language = await customerLanguage(sql, opened, userId);

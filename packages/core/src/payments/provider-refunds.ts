@@ -7,6 +7,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import { toChargeMinor } from './charge-currency.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.ts';
+import { type ProvidersByName, providersOf } from './provider-registry.ts';
+
+type RefundingProvider = Pick<PaymentProvider, 'name' | 'refund' | 'getPayment'>;
 
 /**
  * Refunds the store asks of the provider, to the card or account a payment came from. Asking is a
@@ -152,7 +155,10 @@ export type RefundSendOutcome = 'succeeded' | 'refused' | 'retry_later' | 'given
 
 export interface ProviderRefundsDeps {
   sql: SqlClient;
-  provider: Pick<PaymentProvider, 'name' | 'refund' | 'getPayment'>;
+  /** Each refund goes to the provider of its payment, by the name stored with it. */
+  providers?: ProvidersByName<RefundingProvider>;
+  /** One provider for every payment (tests). */
+  provider?: RefundingProvider;
   /** Where the provider's word on the refunded payment goes (the event intake), to be applied at once. */
   intake?: { receiveProviderPayment(provider: string, payment: ProviderPayment): Promise<unknown> };
   logger?: Logger;
@@ -163,17 +169,19 @@ export interface ProviderRefundsDeps {
 /** Sending the refunds the store asked for. */
 export function createProviderRefunds({
   sql,
-  provider,
   intake,
   logger = silentLogger,
   clock = () => new Date(),
   maxAttempts = PROVIDER_REFUND_ATTEMPTS,
+  ...given
 }: ProviderRefundsDeps) {
+  const lookup = providersOf(given);
   /** Ends the refund, and says so in its order's history: one statement. */
   async function finish(
     id: string,
     status: 'SUCCEEDED' | 'FAILED',
     changes: { providerRefundId?: string; error?: string },
+    providerName: string,
   ) {
     const error = changes.error?.slice(0, LAST_ERROR_MAX) ?? null;
     await sql.execute(
@@ -201,7 +209,7 @@ export function createProviderRefunds({
             const text = (value: string | null) => eb.cast<string | null>(eb.val(value), 'text');
             return [
               'order_id',
-              eb.val(actors.provider(provider.name)).as('actor'),
+              eb.val(actors.provider(providerName)).as('actor'),
               eb.val(status === 'SUCCEEDED' ? 'refund_sent' : 'refund_refused').as('kind'),
               'amount_minor',
               'payment_id',
@@ -237,6 +245,7 @@ export function createProviderRefunds({
       paymentRefundedMinor: number;
       paymentChargedBackMinor: number;
     },
+    provider: RefundingProvider,
     providerPaymentId: string,
   ): Promise<number> {
     const payment = { amountMinor: refund.paymentMinor, chargeMinor: refund.chargeMinor ?? refund.paymentMinor };
@@ -245,6 +254,36 @@ export function createProviderRefunds({
     if (refund.amountMinor < leftMinor) return toChargeMinor(refund.amountMinor, payment);
     const atProvider = await provider.getPayment(providerPaymentId);
     return Math.max(1, atProvider.amountMinor - atProvider.refundedMinor - atProvider.chargedBackMinor);
+  }
+
+  /** A refund that could not be sent now: due again later, or given up after `maxAttempts`. */
+  async function retryLater(
+    refundId: string,
+    refund: { attempts: number; provider: string },
+    context: Record<string, unknown>,
+    message: string,
+    error?: unknown,
+  ): Promise<RefundSendOutcome> {
+    const err = error ?? message;
+    if (refund.attempts + 1 >= maxAttempts) {
+      await finish(refundId, 'FAILED', { error: message }, refund.provider);
+      logger.error({ ...context, err }, 'a refund to the card was given up after every attempt');
+      return 'given_up';
+    }
+    await sql.execute(
+      qb
+        .updateTable('provider_refunds')
+        .set((eb) => ({
+          attempts: eb('attempts', '+', eb.lit(1)),
+          last_error: message.slice(0, LAST_ERROR_MAX),
+          next_attempt_at: new Date(clock().getTime() + refundRetryDelayMs(refund.attempts + 1)),
+          updated_at: eb.fn<Date>('now'),
+        }))
+        .where('id', '=', refundId)
+        .where('status', '=', 'PENDING'),
+    );
+    logger.warn({ ...context, err }, 'the provider could not take a refund now; it is sent again later');
+    return 'retry_later';
   }
 
   return {
@@ -278,48 +317,38 @@ export function createProviderRefunds({
       if (!refund) throw new NotFoundError('Refund');
       if (refund.status !== 'PENDING') return 'already_finished';
       const context = { refundId, orderId: refund.orderId, amountMinor: refund.amountMinor };
-      if (refund.provider !== provider.name || !refund.providerPaymentId) {
-        await finish(refundId, 'FAILED', { error: `payment of ${refund.provider} without a provider id to refund` });
-        logger.error(
-          context,
-          'a refund to the card could not be sent: the payment is not one this provider can refund',
+      const provider = lookup.byName(refund.provider);
+      if (!provider) {
+        // Its provider's settings may come back (a routing being changed): sent again later, as
+        // when the provider cannot be reached, and given up after every attempt.
+        return await retryLater(refundId, refund, context, `${refund.provider} is not configured here`);
+      }
+      if (!refund.providerPaymentId) {
+        await finish(
+          refundId,
+          'FAILED',
+          { error: `payment of ${refund.provider} without a provider id to refund` },
+          refund.provider,
         );
+        logger.error(context, 'a refund to the card could not be sent: the payment has no id at its provider');
         return 'refused';
       }
       try {
         const made = await provider.refund({
           providerPaymentId: refund.providerPaymentId,
-          amountMinor: await inChargeCurrency(refund, refund.providerPaymentId),
+          amountMinor: await inChargeCurrency(refund, provider, refund.providerPaymentId),
           idempotencyKey: refundId,
         });
-        await finish(refundId, 'SUCCEEDED', { providerRefundId: made.refundId });
+        await finish(refundId, 'SUCCEEDED', { providerRefundId: made.refundId }, provider.name);
         logger.info({ ...context, providerRefundId: made.refundId }, 'refund to the card sent to the provider');
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof ValidationError || error instanceof ConflictError || error instanceof NotFoundError) {
-          await finish(refundId, 'FAILED', { error: message });
+          await finish(refundId, 'FAILED', { error: message }, provider.name);
           logger.error({ ...context, err: error }, 'the provider refused a refund to the card: an operator must look');
           return 'refused';
         }
-        if (refund.attempts + 1 >= maxAttempts) {
-          await finish(refundId, 'FAILED', { error: message });
-          logger.error({ ...context, err: error }, 'a refund to the card was given up after every attempt');
-          return 'given_up';
-        }
-        await sql.execute(
-          qb
-            .updateTable('provider_refunds')
-            .set((eb) => ({
-              attempts: eb('attempts', '+', eb.lit(1)),
-              last_error: message.slice(0, LAST_ERROR_MAX),
-              next_attempt_at: new Date(clock().getTime() + refundRetryDelayMs(refund.attempts + 1)),
-              updated_at: eb.fn<Date>('now'),
-            }))
-            .where('id', '=', refundId)
-            .where('status', '=', 'PENDING'),
-        );
-        logger.warn({ ...context, err: error }, 'the provider could not take a refund now; it is sent again later');
-        return 'retry_later';
+        return await retryLater(refundId, refund, context, message, error);
       }
       // The provider's word on the payment now carries the refund: applied at once rather than when
       // its callback comes (the same event path, once per version).

@@ -58,6 +58,12 @@ export interface ProviderContractHarness {
    * the provider signs them. The suite replays them, reorders them and tampers with them.
    */
   callbacks(providerPaymentId: string): Promise<CallbackDelivery[]>;
+  /**
+   * Optional (added after the first version of this interface): the same callback, body unchanged,
+   * signed as the provider signs but with a secret the adapter does not hold. Without it the suite
+   * checks only the altered body, and says it skipped the wrong secret.
+   */
+  signWithWrongSecret?(delivery: CallbackDelivery): CallbackDelivery;
   /** Stops the fake. */
   close(): Promise<void>;
 }
