@@ -84,6 +84,21 @@ export const API_SECURITY_HEADERS = {
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  // The providers' callback signatures (Standard Webhooks, Stripe, Payselection).
+  'req.headers["webhook-signature"]',
+  'req.headers["stripe-signature"]',
+  'req.headers["x-webhook-signature"]',
+  'req.headers.signature',
+  // The providers' settings, should an object holding them be logged.
+  '*.apiKey',
+  '*.secretKey',
+  '*.webhookSecrets',
+  '*.SANDBOX_API_KEY',
+  '*.PAYMENTS_WEBHOOK_SECRETS',
+  '*.STRIPE_SECRET_KEY',
+  '*.STRIPE_WEBHOOK_SECRETS',
+  '*.PAYSELECTION_SECRET_KEY',
+  '*.PAYSELECTION_WEBHOOK_SECRETS',
   '*.password',
   '*.newPassword',
   '*.password_confirmation',

@@ -143,11 +143,12 @@ export async function sendCallback(
     secret = WEBHOOK_SECRET,
     timestamp,
     headers,
-  }: { id?: string; secret?: string; timestamp?: Date; headers?: Record<string, string> } = {},
+    url = '/api/payments/callback',
+  }: { id?: string; secret?: string; timestamp?: Date; headers?: Record<string, string>; url?: string } = {},
 ) {
   const response = await app.inject({
     method: 'POST',
-    url: '/api/payments/callback',
+    url,
     headers: { ...signCallback(secret, body, { id, ...(timestamp ? { timestamp } : {}) }), ...headers },
     payload: body,
   });
