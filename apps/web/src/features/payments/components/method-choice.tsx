@@ -1,4 +1,10 @@
-import { instantMethodsFor, STORE_CURRENCY, TOPUP_MAX_DIGITS, TOPUP_MIN } from '@store/contract';
+import {
+  instantMethodsFor,
+  type OfferedPaymentMethod,
+  STORE_CURRENCY,
+  TOPUP_MAX_DIGITS,
+  TOPUP_MIN,
+} from '@store/contract';
 import { useId, useState } from 'react';
 import { formatPrice } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/use-locale.ts';
@@ -7,6 +13,7 @@ import { useSession } from '../../auth/hooks/use-session.ts';
 import { useBasket } from '../../basket/hooks/use-basket.ts';
 import { basketTotals, usePromo } from '../../basket/promo-store.ts';
 import styles from '../../checkout/components/checkout.module.css';
+import { useOfferedPaymentMethods } from '../api/get-payment-methods.ts';
 import { isTopUpValid, maskTopUp } from '../card-rules.ts';
 import { payOnHostedPage, payWithWidget } from '../pay-flows.ts';
 import { payFromBalance } from '../pay-from-balance.ts';
@@ -22,10 +29,28 @@ import { type ConsentState, Consents, hasConsented, NO_CONSENT } from './consent
 export const PAYMENT_METHODS = ['card', 'cardForm', 'hosted', 'pix', 'sbp', 'upi', 'balance'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-export function methodsFor(mode: PaymentMode, locale: string): PaymentMethod[] {
+/** The store's name of each method the checkout shows (GET /payments/methods); the balance is the store's own. */
+const OFFERED_AS: Record<Exclude<PaymentMethod, 'balance'>, OfferedPaymentMethod> = {
+  card: 'widget',
+  cardForm: 'card',
+  hosted: 'hosted_page',
+  pix: 'pix',
+  sbp: 'sbp',
+  upi: 'upi',
+};
+
+/** The methods to show: those of the shopper's language, and of them only those the store offers (when known). */
+export function methodsFor(
+  mode: PaymentMode,
+  locale: string,
+  offered?: readonly OfferedPaymentMethod[] | undefined,
+): PaymentMethod[] {
   const instant: readonly string[] = instantMethodsFor(locale);
   return PAYMENT_METHODS.filter(
-    (id) => !(mode === 'balance' && id === 'balance') && (!['pix', 'sbp', 'upi'].includes(id) || instant.includes(id)),
+    (id) =>
+      !(mode === 'balance' && id === 'balance') &&
+      (!['pix', 'sbp', 'upi'].includes(id) || instant.includes(id)) &&
+      (id === 'balance' || !offered || offered.includes(OFFERED_AS[id])),
   );
 }
 
@@ -67,6 +92,7 @@ export function MethodChoice({
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const offered = useOfferedPaymentMethods();
   const { user } = useSession();
   const lines = useBasket();
   const promo = usePromo();
@@ -137,7 +163,7 @@ export function MethodChoice({
       )}
       <fieldset className={styles.methodList}>
         <legend className="visually-hidden">{t('checkout.payment')}</legend>
-        {methodsFor(mode, locale).map((id) => (
+        {methodsFor(mode, locale, offered).map((id) => (
           <label key={id} className={styles.method} data-testid={`payment-${id}`}>
             <input
               type="radio"
