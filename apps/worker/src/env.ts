@@ -3,6 +3,7 @@ import {
   PAYMENT_SWEEP_INTERVAL_MS,
   PENDING_PAYMENT_CHECK_MS,
   parseEnv,
+  readProviderSettings,
   SMTP_SEND_DEADLINE_MS,
 } from '@store/core';
 import { JOB_LOCK_MS, PAYMENT_WORKER_CONCURRENCY, WORKER_CONCURRENCY } from '@store/core/bullmq';
@@ -56,6 +57,20 @@ const EnvSchema = z
     SANDBOX_URL: z.url().optional(),
     /** The store's secret key at the sandbox; required with SANDBOX_URL. */
     SANDBOX_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * The API's routing and the other providers' settings (docs/payments.md, "Providers"): the
+     * worker starts no payment, but refunds and asks about each payment at its own provider.
+     */
+    PAYMENTS_PROVIDER: z.string().trim().default('sandbox'),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRETS: z.string().optional(),
+    STRIPE_API_URL: z.string().optional(),
+    PAYSELECTION_SITE_ID: z.string().optional(),
+    PAYSELECTION_SECRET_KEY: z.string().optional(),
+    PAYSELECTION_PUBLIC_KEY: z.string().optional(),
+    PAYSELECTION_WEBHOOK_SECRETS: z.string().optional(),
+    PAYSELECTION_API_URL: z.string().optional(),
     /** Where the provider calls back (as the API's setting); the worker starts no payment, so only for its record. */
     PAYMENTS_CALLBACK_URL: z.url().optional(),
     /**
@@ -81,6 +96,9 @@ const EnvSchema = z
     OTEL_SERVICE_NAME: z.string().min(1).max(64).default('store-worker'),
   })
   .superRefine((env, ctx) => {
+    for (const issue of readProviderSettings(env).issues) {
+      ctx.addIssue({ code: 'custom', path: [issue.variable], message: issue.message });
+    }
     if (env.SANDBOX_URL && !env.SANDBOX_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SANDBOX_API_KEY'], message: 'must be set with SANDBOX_URL' });
     }
@@ -92,7 +110,11 @@ const EnvSchema = z
       });
     }
   })
-  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? 'http://localhost:3000' }));
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: env.PUBLIC_URL ?? 'http://localhost:3000',
+    PAYMENTS: readProviderSettings(env).settings,
+  }));
 
 export type Env = z.infer<typeof EnvSchema>;
 

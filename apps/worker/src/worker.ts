@@ -1,12 +1,13 @@
 import {
+  buildProviderRegistry,
   createJobMetrics,
   createMailer,
   createMetricsRegistry,
-  createSandboxPaymentProvider,
   createStore,
   type Logger,
   measuredHandlers,
-  type PaymentProvider,
+  type ProviderConfigs,
+  type ProviderRegistry,
   startMetricsServer,
   startOrderExpirySweep,
   startOutboxSweep,
@@ -22,24 +23,33 @@ export interface WorkerOptions {
 }
 
 /**
- * The provider the worker asks about payments waiting too long and sends refunds to the card to;
- * none without its address (refunds then wait, PENDING, for a worker that has it).
+ * The providers the worker asks about payments waiting too long and sends refunds to the card to,
+ * each payment at its own: the sandbox at its address, and each other provider whose settings are
+ * given. None without any (refunds then wait, PENDING, for a worker that has them). The routing is
+ * the API's business: the worker starts no payment.
  */
-function workerProvider(env: Env, logger: Logger): PaymentProvider | undefined {
-  if (!env.SANDBOX_URL || !env.SANDBOX_API_KEY) {
+function workerProviders(env: Env, logger: Logger): ProviderRegistry | undefined {
+  const callbackUrl = (name: string) => new URL(`/api/payments/callback/${name}`, env.PUBLIC_URL).toString();
+  const configs: ProviderConfigs = {};
+  if (env.SANDBOX_URL && env.SANDBOX_API_KEY) {
+    configs.sandbox = {
+      apiUrl: env.SANDBOX_URL,
+      publicUrl: env.SANDBOX_URL,
+      apiKey: env.SANDBOX_API_KEY,
+      webhookSecrets: [],
+      callbackUrl: env.PAYMENTS_CALLBACK_URL ?? new URL('/api/payments/callback', env.PUBLIC_URL).toString(),
+    };
+  } else {
     logger.warn(
       {},
-      'SANDBOX_URL is not set: payments waiting too long are not asked about at the provider, and refunds to the card wait',
+      'SANDBOX_URL is not set: sandbox payments waiting too long are not asked about, and their refunds to the card wait',
     );
-    return undefined;
   }
-  return createSandboxPaymentProvider({
-    apiUrl: env.SANDBOX_URL,
-    publicUrl: env.SANDBOX_URL,
-    apiKey: env.SANDBOX_API_KEY,
-    webhookSecrets: [],
-    callbackUrl: env.PAYMENTS_CALLBACK_URL ?? new URL('/api/payments/callback', env.PUBLIC_URL).toString(),
-  });
+  const { stripe, payselection } = env.PAYMENTS;
+  if (stripe) configs.stripe = { ...stripe, callbackUrl: callbackUrl('stripe') };
+  if (payselection) configs.payselection = { ...payselection, callbackUrl: callbackUrl('payselection') };
+  if (Object.keys(configs).length === 0) return undefined;
+  return buildProviderRegistry({}, configs);
 }
 
 /**
@@ -67,7 +77,7 @@ export async function startWorker({ env, logger }: WorkerOptions) {
     queue,
     logger,
     publicUrl: env.PUBLIC_URL,
-    provider: workerProvider(env, logger),
+    providers: workerProviders(env, logger),
   });
   const registry = createMetricsRegistry('worker');
   const handlers = store.jobHandlers(mailer);
