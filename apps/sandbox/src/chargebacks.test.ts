@@ -1,10 +1,10 @@
-import { ConflictError, type PaymentCallbackEvent, type PaymentProvider, ValidationError } from '@store/core';
+import { ConflictError, type PaymentCallbackEvent, type SandboxPaymentProvider, ValidationError } from '@store/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, type Receiver, STORE_ORIGIN, startSandboxWithProvider, type TestSandbox } from './test-support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
-let provider: PaymentProvider;
+let provider: SandboxPaymentProvider;
 let key = 0;
 
 let close: () => Promise<void>;

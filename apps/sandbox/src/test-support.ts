@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSandboxPaymentProvider, type PaymentProvider } from '@store/core';
+import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '@store/core';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEV_SANDBOX_API_KEY } from './dev-secrets.ts';
 import type { SandboxOptions } from './options.ts';
@@ -162,7 +162,7 @@ export const form = (fields: Record<string, string>, headers: Record<string, str
 });
 
 /** The store's adapter over `sandbox`, sending its payments' callbacks to `receiver`. */
-export function providerFor(sandbox: TestSandbox, receiver: Receiver): PaymentProvider {
+export function providerFor(sandbox: TestSandbox, receiver: Receiver): SandboxPaymentProvider {
   return createSandboxPaymentProvider({
     apiUrl: PUBLIC_URL,
     publicUrl: PUBLIC_URL,

@@ -115,6 +115,9 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
       // Unsigned, forged or stale: not the provider (401). Signed but not an event: a bad request.
       return reply.code(error.reason === 'malformed_body' ? 400 : 401).send({ message: error.message });
     }
+    // Verified, but nothing the store applies (an event type it does not use): acknowledged so the
+    // provider stops sending it, and not stored.
+    if ('ignored' in event) return { received: true as const, duplicate: false };
     const received = await paymentEvents.receiveCallback(event);
     return { received: true as const, duplicate: received.duplicate };
   }

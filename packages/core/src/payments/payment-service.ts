@@ -196,9 +196,11 @@ export function createPaymentService({
         order.type === 'BALANCE'
           ? [{ name: paymentTexts(customer.locale).topUp, unitPriceMinor: charge.chargeMinor, quantity: 1 }]
           : receiptItems(lines, charge.chargeMinor, what),
+      idempotencyKey: paymentId,
     });
-    // POST /payment's answer (the contract's WidgetRequestSchema) carries the sandbox's widget only;
-    // Payselection's Pay Widget needs its own answer shape before it can be offered here.
+    // POST /payment's answer (the contract's WidgetRequestSchema) carries the sandbox's widget only:
+    // Payselection's Pay Widget and Stripe's Payment Element need their own answer shapes and pages
+    // before a store can pay through them.
     if (widget.kind !== 'widget') throw new Error(`POST /payment cannot answer a ${widget.kind} widget yet`);
     return {
       status: 'widget',
@@ -467,6 +469,8 @@ export function createPaymentService({
         returnUrl: returnUrl(order.id),
         idempotencyKey: paymentId,
       });
+      // As for the widget: the answer's schema carries a form to post, not a redirect (Stripe Checkout).
+      if (form.kind !== 'form_post') throw new Error(`the hosted page answer cannot carry a ${form.kind} yet`);
       return {
         order_id: order.id,
         payment_id: paymentId,

@@ -67,6 +67,11 @@ export interface WidgetPaymentRequest extends PaymentBase {
   customerEmail: string;
   /** Their sums must add up to `amountMinor`: the provider refuses the request otherwise. */
   items: ReceiptItem[];
+  /**
+   * A provider that creates the payment at once (Stripe's PaymentIntent) sends it as its idempotency
+   * key: the same key opens the same payment. The sandbox's widget creates none until submitted.
+   */
+  idempotencyKey?: string;
 }
 
 /** The provider's hosted payment page, reached by a form POST of a signed request. */
@@ -238,12 +243,35 @@ export interface PayselectionWidgetRequest {
   ReceiptData: PayselectionReceiptData;
 }
 
+/**
+ * Stripe's Payment Element: the page loads `scriptUrl` (Stripe.js), mounts the element with
+ * `clientSecret` under `publishableKey`, and confirms the PaymentIntent `providerPaymentId` from the
+ * browser; the card never reaches the store.
+ */
+export interface StripePaymentElement {
+  kind: 'stripe_payment_element';
+  providerPaymentId: string;
+  publishableKey: string;
+  clientSecret: string;
+  scriptUrl: 'https://js.stripe.com/v3/';
+}
+
 /** A form the browser posts to the provider: `<form method="post" action>` with hidden `fields`. */
 export interface HostedPagePayment {
   kind: 'form_post';
   providerPaymentId: null;
   action: string;
   fields: { Request: string };
+}
+
+/**
+ * A hosted page reached by a plain redirect (Stripe Checkout): send the browser to `redirectUrl`.
+ * The provider's payment id is known only once the customer pays (its callback names the order).
+ */
+export interface HostedPageRedirect {
+  kind: 'hosted_redirect';
+  providerPaymentId: null;
+  redirectUrl: string;
 }
 
 /** The own card form's answer, by status (docs/payments.md, "The card"). */
@@ -288,8 +316,8 @@ export interface UpiPayment {
 }
 
 export interface PaymentResultByMethod {
-  widget: WidgetPayment | PayselectionWidgetPayment;
-  hosted_page: HostedPagePayment;
+  widget: WidgetPayment | PayselectionWidgetPayment | StripePaymentElement;
+  hosted_page: HostedPagePayment | HostedPageRedirect;
   card: CardPayment;
   qr: QrPayment;
   upi: UpiPayment;
@@ -338,6 +366,21 @@ export interface PaymentCallbackEvent extends Omit<ProviderPayment, 'createdAt' 
   payload: unknown;
 }
 
+/**
+ * A verified callback the store does not apply as such: an event type it does not use, or one whose
+ * body does not carry the whole payment (a Stripe dispute names its PaymentIntent, not the order).
+ * The endpoint acknowledges it (200) so the provider stops sending it, and stores nothing; when
+ * `providerPaymentId` is set, that payment changed and asking the provider (`getPayment`) learns how.
+ */
+export interface IgnoredCallback {
+  ignored: true;
+  provider: string;
+  eventId: string;
+  /** The provider's own name for the event (`checkout.session.completed`), for the log. */
+  providerEventType: string;
+  providerPaymentId: string | null;
+}
+
 export interface RefundRequest {
   providerPaymentId: string;
   amountMinor: number;
@@ -375,9 +418,10 @@ export interface PaymentProvider {
   /**
    * Verifies a callback over its raw body and headers and parses it. Throws
    * CallbackVerificationError for a missing or wrong signature, a timestamp outside the tolerance,
-   * or a body that is not an event; nothing of such a request may be acted upon.
+   * or a body that is not an event; nothing of such a request may be acted upon. A verified event
+   * of no use to the store is an IgnoredCallback, not an error.
    */
-  verifyCallback(rawBody: string | Buffer, headers: CallbackHeaders): PaymentCallbackEvent;
+  verifyCallback(rawBody: string | Buffer, headers: CallbackHeaders): PaymentCallbackEvent | IgnoredCallback;
   /** Refunds part or all of a succeeded payment; the provider also sends a payment.refunded callback. */
   refund(request: RefundRequest): Promise<ProviderRefund>;
 }

@@ -43,6 +43,11 @@ export interface SandboxProviderConfig {
 
 export const SANDBOX_PROVIDER_NAME = 'sandbox';
 
+/** Every event the sandbox sends is one the store applies: its verified callbacks are never ignored. */
+export type SandboxPaymentProvider = Omit<PaymentProvider, 'verifyCallback'> & {
+  verifyCallback(rawBody: string | Buffer, headers: CallbackHeaders): PaymentCallbackEvent;
+};
+
 const METHODS = ['widget', 'hosted_page', 'card', 'qr', 'upi'] as const;
 const STATUSES = ['init', 'pending', 'succeeded', 'failed', 'refunded'] as const;
 const FAILURE_REASONS = [
@@ -227,7 +232,7 @@ export function buildWidgetRequest(request: WidgetPaymentRequest): WidgetRequest
  * The port over the sandbox's HTTP API (apps/sandbox). It talks to the sandbox only over HTTP, in the
  * embedded mode too, so that swapping in a real provider changes this file and nothing else.
  */
-export function createSandboxPaymentProvider(config: SandboxProviderConfig): PaymentProvider {
+export function createSandboxPaymentProvider(config: SandboxProviderConfig): SandboxPaymentProvider {
   const apiUrl = config.apiUrl.replace(/\/+$/, '');
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
   const doFetch = config.fetch ?? fetch;
