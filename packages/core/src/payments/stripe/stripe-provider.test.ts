@@ -9,6 +9,7 @@ import {
   type WidgetPaymentRequest,
 } from '../provider.ts';
 import { type StripeFake, startStripeFake, TEST_CARDS } from './stripe-fake.ts';
+import { createStripeHarness } from './stripe-harness.ts';
 import { createStripeProvider, STRIPE_METHODS } from './stripe-provider.ts';
 
 const SECRET_KEY = 'sk_test_51FakeSecretKeyNeverShown';
@@ -326,5 +327,31 @@ describe('stripe provider: webhook signatures', () => {
       providerEventType: 'customer.created',
       providerPaymentId: null,
     });
+  });
+});
+
+describe('stripe harness', () => {
+  it('acts as the customer on each method and hands on the callbacks the store applies', async () => {
+    const harness = await createStripeHarness();
+    try {
+      const outcomes: string[] = [];
+      for (const method of harness.methods) {
+        const order = orderId();
+        const created = await harness.provider.createPayment(
+          harness.request(method, { orderId: order, amountMinor: 1_500, threeDs: method === 'widget' }),
+        );
+        const id = await harness.completeAsCustomer(method, created, 'succeed', order);
+        const last = (await harness.callbacks(id)).at(-1);
+        outcomes.push(`${method}:${(await harness.provider.getPayment(id)).status}`);
+        expect(harness.provider.verifyCallback(last?.rawBody ?? '', last?.headers ?? {})).toMatchObject({
+          type: 'payment.succeeded',
+          orderId: order,
+          amountMinor: 1_500,
+        });
+      }
+      expect(outcomes).toEqual(['widget:succeeded', 'hosted_page:succeeded', 'qr:succeeded']);
+    } finally {
+      await harness.close();
+    }
   });
 });
