@@ -202,7 +202,7 @@ describe('provider secrets', () => {
     const secret = `sk_live_${randomBytes(12).toString('hex')}`;
     let message = '';
     try {
-      loadEnv({ NODE_ENV: 'test', PAYMENTS_PROVIDER: 'card:stripe', STRIPE_SECRET_KEY: secret });
+      loadEnv({ NODE_ENV: 'test', PAYMENTS_PROVIDER: 'pix:stripe', STRIPE_SECRET_KEY: secret });
     } catch (error) {
       message = (error as Error).message;
     }

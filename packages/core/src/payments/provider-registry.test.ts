@@ -4,7 +4,6 @@ import {
   buildProviderRegistry,
   PaymentMethodNotOfferedError,
   PROVIDER_FACTORIES,
-  ProviderNotBuiltError,
   parsePaymentRouting,
   routedMethodOf,
 } from './provider-registry.ts';
@@ -41,8 +40,8 @@ describe('parsePaymentRouting', () => {
       sbp: 'sandbox',
       upi: 'sandbox',
     });
-    expect(parsePaymentRouting(' widget:stripe , card:sandbox,sbp:payselection ')).toEqual({
-      widget: 'stripe',
+    expect(parsePaymentRouting(' pix:stripe , card:sandbox,sbp:payselection ')).toEqual({
+      pix: 'stripe',
       card: 'sandbox',
       sbp: 'payselection',
     });
@@ -52,24 +51,34 @@ describe('parsePaymentRouting', () => {
     expect(() => parsePaymentRouting('paypal')).toThrow('"paypal" is not a provider');
     expect(() => parsePaymentRouting('card:sandbox,qr:sandbox')).toThrow('entry "qr:sandbox": "qr" is not a method');
     expect(() => parsePaymentRouting('card:paypal')).toThrow('entry "card:paypal": "paypal" is not a provider');
-    expect(() => parsePaymentRouting('card:sandbox,card:stripe')).toThrow('entry "card:stripe": card is routed twice');
+    expect(() => parsePaymentRouting('card:sandbox,card:payselection')).toThrow(
+      'entry "card:payselection": card is routed twice',
+    );
     expect(() => parsePaymentRouting('card:sandbox,,upi:sandbox')).toThrow('entry "" is not method:provider');
     expect(() => parsePaymentRouting('card:sandbox:x')).toThrow('entry "card:sandbox:x" is not method:provider');
     expect(() => parsePaymentRouting('')).toThrow('is empty');
+  });
+
+  it('refuses a method its provider does not serve in this store', () => {
+    expect(() => parsePaymentRouting('card:stripe')).toThrow(
+      'entry "card:stripe": stripe does not serve card in this store; it serves pix',
+    );
+    expect(() => parsePaymentRouting('upi:payselection')).toThrow('payselection does not serve upi');
+    expect(() => parsePaymentRouting('stripe')).toThrow('"stripe": stripe does not serve widget');
   });
 });
 
 describe('the registry', () => {
   it('answers the provider of each method, a QR by its scheme, and refuses a method routed nowhere', () => {
     const registry = buildProviderRegistry(
-      parsePaymentRouting('card:sandbox,pix:sandbox,widget:stripe'),
+      parsePaymentRouting('card:sandbox,sbp:sandbox,pix:stripe'),
       { sandbox, stripe },
       factories,
     );
-    expect(registry.offeredMethods).toEqual(['widget', 'card', 'pix']);
-    expect(registry.forMethod('widget').name).toBe('stripe');
-    expect(registry.forMethod(routedMethodOf({ method: 'qr', scheme: 'pix' })).name).toBe('sandbox');
-    expect(() => registry.forMethod('sbp')).toThrow(PaymentMethodNotOfferedError);
+    expect(registry.offeredMethods).toEqual(['card', 'pix', 'sbp']);
+    expect(registry.forMethod('pix').name).toBe('stripe');
+    expect(registry.forMethod(routedMethodOf({ method: 'qr', scheme: 'sbp' })).name).toBe('sandbox');
+    expect(() => registry.forMethod('upi')).toThrow(PaymentMethodNotOfferedError);
     expect(registry.byName('stripe')?.name).toBe('stripe');
     expect(registry.byName('payselection')).toBeUndefined();
   });
@@ -81,13 +90,29 @@ describe('the registry', () => {
     expect(registry.byName('stripe')?.name).toBe('stripe');
   });
 
-  it('does not start on a routed provider without settings, or whose adapter is not built', () => {
-    expect(() => buildProviderRegistry(parsePaymentRouting('card:stripe'), { sandbox }, factories)).toThrow(
+  it('does not start on a routed provider without settings', () => {
+    expect(() => buildProviderRegistry(parsePaymentRouting('pix:stripe'), { sandbox }, factories)).toThrow(
       'stripe is routed to but has no settings',
     );
-    expect(() => buildProviderRegistry(parsePaymentRouting('card:stripe'), { stripe }, PROVIDER_FACTORIES)).toThrow(
-      ProviderNotBuiltError,
+  });
+
+  it('makes the real adapters from their settings', () => {
+    const payselection = {
+      siteId: '21044',
+      secretKey: 'ps-secret-key',
+      publicKey: '04abcdef',
+      webhookSecrets: ['ps-secret-key'],
+      apiUrl: 'http://127.0.0.1:1',
+      callbackUrl: 'http://store/api/payments/callback/payselection',
+    };
+    const registry = buildProviderRegistry(
+      parsePaymentRouting('pix:stripe,sbp:payselection'),
+      { stripe, payselection },
+      PROVIDER_FACTORIES,
     );
+    expect(registry.forMethod('pix').name).toBe('stripe');
+    expect(registry.forMethod('sbp').name).toBe('payselection');
+    expect(typeof registry.byName('stripe')?.verifyCallback).toBe('function');
   });
 });
 
@@ -97,7 +122,7 @@ describe('readProviderSettings', () => {
   });
 
   it('requires a routed provider’s variables, naming each missing one and why', () => {
-    const { issues } = readProviderSettings({ PAYMENTS_PROVIDER: 'card:stripe,sbp:payselection' });
+    const { issues } = readProviderSettings({ PAYMENTS_PROVIDER: 'pix:stripe,sbp:payselection' });
     expect(issues.map((issue) => issue.variable)).toEqual([
       'STRIPE_SECRET_KEY',
       'STRIPE_PUBLISHABLE_KEY',
@@ -111,7 +136,7 @@ describe('readProviderSettings', () => {
 
   it('reads them, with the default API URLs, several webhook secrets and Payselection’s own key signing', () => {
     const { settings, issues } = readProviderSettings({
-      PAYMENTS_PROVIDER: 'widget:stripe,sbp:payselection',
+      PAYMENTS_PROVIDER: 'pix:stripe,sbp:payselection',
       STRIPE_SECRET_KEY: 'sk_test_abc',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
       STRIPE_WEBHOOK_SECRETS: 'whsec_newnewnew, whsec_oldoldold',
@@ -132,7 +157,7 @@ describe('readProviderSettings', () => {
 
   it('refuses values of the wrong shape, and partial settings of a provider no method routes to', () => {
     const wrong = readProviderSettings({
-      PAYMENTS_PROVIDER: 'card:stripe',
+      PAYMENTS_PROVIDER: 'pix:stripe',
       STRIPE_SECRET_KEY: 'pk_test_abc',
       STRIPE_PUBLISHABLE_KEY: 'pk_live_abc',
       STRIPE_WEBHOOK_SECRETS: 'nope',

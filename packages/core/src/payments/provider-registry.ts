@@ -8,8 +8,10 @@
  */
 import { ErrorKeys } from '@store/contract';
 import { ValidationError } from '../shared/errors.ts';
+import { createPayselectionProvider } from './payselection/payselection-provider.ts';
 import type { PaymentProvider, ProviderPaymentMethod } from './provider.ts';
 import { createSandboxPaymentProvider, type SandboxProviderConfig } from './sandbox-provider.ts';
+import { createStripeProvider } from './stripe/stripe-provider.ts';
 
 /** Every provider the store knows by name; each has a factory below. */
 export const PROVIDER_NAMES = ['sandbox', 'stripe', 'payselection'] as const;
@@ -24,6 +26,25 @@ export type RoutedMethod = (typeof ROUTED_METHODS)[number];
 
 /** Method → provider; a method left out is not offered. */
 export type PaymentRouting = Partial<Record<RoutedMethod, ProviderName>>;
+
+/**
+ * The methods each provider serves in this store, end to end: its adapter makes the payment and the
+ * checkout can show it. Stripe's adapter also opens Payment Element and Checkout payments, and
+ * Payselection's a Pay Widget, but the checkout cannot show those pages yet, so routing a method
+ * there is refused at start rather than failing at the customer's first payment.
+ */
+export const SERVED_METHODS: Record<ProviderName, readonly RoutedMethod[]> = {
+  sandbox: ROUTED_METHODS,
+  stripe: ['pix'],
+  payselection: ['card', 'sbp'],
+};
+
+function servedOrThrow(method: RoutedMethod, provider: ProviderName, entry: string): void {
+  if (SERVED_METHODS[provider].includes(method)) return;
+  throw new Error(
+    `${entry}: ${provider} does not serve ${method} in this store; it serves ${SERVED_METHODS[provider].join(', ')}`,
+  );
+}
 
 export const isProviderName = (value: string): value is ProviderName =>
   (PROVIDER_NAMES as readonly string[]).includes(value);
@@ -41,7 +62,7 @@ export function routedMethodOf(request: { method: ProviderPaymentMethod; scheme?
 
 /**
  * Reads PAYMENTS_PROVIDER: a provider's name alone (`sandbox`) routes every method to it; otherwise
- * a comma list of `method:provider` entries (`widget:stripe,card:sandbox,sbp:payselection`), each
+ * a comma list of `method:provider` entries (`card:sandbox,pix:stripe,sbp:payselection`), each
  * method at most once. Throws an Error whose message names the entry at fault.
  */
 export function parsePaymentRouting(value: string): PaymentRouting {
@@ -51,6 +72,7 @@ export function parsePaymentRouting(value: string): PaymentRouting {
     if (!isProviderName(text)) {
       throw new Error(`"${text}" is not a provider; the providers are ${PROVIDER_NAMES.join(', ')}`);
     }
+    for (const method of ROUTED_METHODS) servedOrThrow(method, text, `"${text}"`);
     return Object.fromEntries(ROUTED_METHODS.map((method) => [method, text]));
   }
   const routing: PaymentRouting = {};
@@ -69,6 +91,7 @@ export function parsePaymentRouting(value: string): PaymentRouting {
       );
     }
     if (routing[method]) throw new Error(`entry "${entry}": ${method} is routed twice`);
+    servedOrThrow(method, provider, `entry "${entry}"`);
     routing[method] = provider;
   }
   return routing;
@@ -122,23 +145,11 @@ export type ProviderFactories = {
   [Name in ProviderName]: (config: NonNullable<ProviderConfigs[Name]>) => PaymentProvider;
 };
 
-/** A provider the routing names whose adapter this build does not have: the store does not start. */
-export class ProviderNotBuiltError extends Error {
-  constructor(readonly provider: ProviderName) {
-    super(`the ${provider} adapter is not built into this store yet: route its methods to another provider`);
-    this.name = 'ProviderNotBuiltError';
-  }
-}
-
 /** How each provider is made from its settings. Wiring an adapter is its entry here. */
 export const PROVIDER_FACTORIES: ProviderFactories = {
   sandbox: (config) => createSandboxPaymentProvider(config),
-  stripe: () => {
-    throw new ProviderNotBuiltError('stripe');
-  },
-  payselection: () => {
-    throw new ProviderNotBuiltError('payselection');
-  },
+  stripe: (config) => createStripeProvider(config),
+  payselection: (config) => createPayselectionProvider(config),
 };
 
 /** A method routed nowhere: the checkout does not offer it, and a call for it is refused (422). */

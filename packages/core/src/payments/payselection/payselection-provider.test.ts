@@ -11,7 +11,12 @@ import {
 } from '../provider.ts';
 import { PAYSELECTION_FAKE_CARDS, type PayselectionFake, startPayselectionFake } from './payselection-fake.ts';
 import { createPayselectionHarness } from './payselection-harness.ts';
-import { createPayselectionProvider, PAYSELECTION_METHODS, requestIdFor } from './payselection-provider.ts';
+import {
+  createPayselectionProvider,
+  PAYSELECTION_METHODS,
+  type PayselectionPaymentProvider,
+  requestIdFor,
+} from './payselection-provider.ts';
 
 const SITE_ID = '31337';
 const SECRET = 'sk-fake-7f3a9c1e';
@@ -25,7 +30,7 @@ const webhookHeaders = (body: string, key: string, siteId = SITE_ID, url = CALLB
 });
 
 let fake: PayselectionFake;
-let provider: PaymentProvider;
+let provider: PayselectionPaymentProvider;
 const sentRequests: Array<{ url: string; method: string; headers: Record<string, string>; body: string }> = [];
 
 function adapter(overrides: Partial<Parameters<typeof createPayselectionProvider>[0]> = {}) {

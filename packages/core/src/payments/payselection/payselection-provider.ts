@@ -422,7 +422,12 @@ function payLinkOf(value: string): string {
 
 // --- The adapter ----------------------------------------------------------------------------------
 
-export function createPayselectionProvider(config: PayselectionProviderConfig): PaymentProvider {
+/** Every Payselection webhook is one the store applies: none is acknowledged and ignored. */
+export type PayselectionPaymentProvider = Omit<PaymentProvider, 'verifyCallback'> & {
+  verifyCallback(rawBody: string | Buffer, headers: CallbackHeaders): PaymentCallbackEvent;
+};
+
+export function createPayselectionProvider(config: PayselectionProviderConfig): PayselectionPaymentProvider {
   const apiUrl = (config.apiUrl ?? PAYSELECTION_API_URL).replace(/\/+$/, '');
   const apiPath = new URL(apiUrl).pathname.replace(/\/+$/, '');
   const doFetch = config.fetch ?? fetch;
