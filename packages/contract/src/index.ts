@@ -1,4 +1,5 @@
 export * from './account-data.ts';
+export * from './admin.ts';
 export * from './accounts.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
