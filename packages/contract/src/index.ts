@@ -1,6 +1,6 @@
 export * from './account-data.ts';
-export * from './admin.ts';
 export * from './accounts.ts';
+export * from './admin.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
 export * from './dev-mailbox.ts';
