@@ -1,6 +1,9 @@
 import { createCodeCipher, type Database } from '@store/db';
 import { type AccountService, createAccountService } from './accounts/account-service.ts';
 import { createSessionCache } from './accounts/sessions.ts';
+import { type AdminOrders, createAdminOrders } from './admin/admin-orders.ts';
+import { type AuditLog, createAuditLog } from './admin/audit-log.ts';
+import { createStaffService, type StaffService } from './admin/staff-service.ts';
 import { type BasketService, createBasketService } from './basket/basket-service.ts';
 import { type CatalogueService, createCatalogueService } from './catalogue/catalogue-service.ts';
 import { createStockNotificationService, type StockNotificationService } from './catalogue/stock-notifications.ts';
@@ -91,6 +94,12 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
   reviews: ReviewService;
   /** Undefined without the code key. */
   delivery: DeliveryService | undefined;
+  /** Staff and their sign-in; undefined without the code key, which encrypts their TOTP secrets. */
+  staff: StaffService | undefined;
+  /** What staff did, as the console reads it. */
+  auditLog: AuditLog;
+  /** The console's orders: search, detail, refunds (through `orderOperations`), receipts, export. */
+  adminOrders: AdminOrders;
   /** Verified callbacks and the provider's answers, stored and handed to the queue. */
   paymentEvents: PaymentEventIntake;
   /** What a stored payment event does to the order, the balance and the ledger. */
@@ -138,6 +147,8 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
           ...(charges ? { charges } : {}),
         })
       : undefined;
+  const orderOperations = createOrderOperations({ db, sql, publicUrl, queue, logger });
+  const codeCipher = codeKey ? createCodeCipher(codeKey) : undefined;
   return {
     database,
     queue: deps.queue,
@@ -146,12 +157,15 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
     promo,
     orders,
     orderHistory: createOrderHistory({ sql }),
-    orderOperations: createOrderOperations({ db, sql, publicUrl, queue, logger }),
+    orderOperations,
     displayRateAdmin: createDisplayRateAdmin({ sql, clock }),
     ledger: createLedgerService({ sql }),
     basket: createBasketService({ db }),
     reviews: createReviewService({ db, sql }),
-    delivery: codeKey ? createDeliveryService({ sql, cipher: createCodeCipher(codeKey) }) : undefined,
+    delivery: codeCipher ? createDeliveryService({ sql, cipher: codeCipher }) : undefined,
+    staff: codeCipher ? createStaffService({ sql, cipher: codeCipher, ...(clock ? { clock } : {}) }) : undefined,
+    auditLog: createAuditLog({ sql }),
+    adminOrders: createAdminOrders({ sql, orderOperations, publicUrl, queue, logger }),
     paymentEvents,
     paymentEventProcessor,
     paymentProviders: providers,

@@ -24,7 +24,9 @@ export type OrderEventKind =
   | 'refund_refused'
   | 'reversal'
   | 'promo_retaken'
-  | 'promo_gone';
+  | 'promo_gone'
+  | 'receipt_resent'
+  | 'code_revealed';
 
 export interface OrderEventInput {
   orderId: string;

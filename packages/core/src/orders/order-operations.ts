@@ -52,6 +52,11 @@ export interface RefundOrderInput {
   reason?: string;
   /** Who asks, as the order's history records it. */
   operator?: string;
+  /**
+   * Runs in the refund's transaction once it is made: the console writes its audit row here, so the
+   * refund and its record commit together.
+   */
+  within?: (tx: Queryable, result: RefundOrderResult) => Promise<void>;
 }
 
 export type RefundOrderResult =
@@ -123,6 +128,11 @@ export function createOrderOperations({ db, sql, publicUrl, queue, logger = sile
         throw ValidationError.field('amount', ErrorKeys.invalidValue);
       }
       const result = await sql.transaction(async (tx): Promise<RefundOrderResult> => {
+        const refunded = await refund(tx);
+        await input.within?.(tx, refunded);
+        return refunded;
+      });
+      async function refund(tx: Queryable): Promise<RefundOrderResult> {
         const order = await lockOrder(tx, orderId);
         if (!order) throw new NotFoundError('Order');
         const paid = order.status === 'PAID' || COMPLETED_STATUSES.includes(order.status);
@@ -184,7 +194,7 @@ export function createOrderOperations({ db, sql, publicUrl, queue, logger = sile
           publicUrl,
         });
         return { to: 'balance', refundedMinor: amountMinor, userId: order.userId, emailId, status };
-      });
+      }
       if (queue && result.to === 'balance') void enqueueEmailSend(queue, result.emailId, logger);
       if (queue && result.to === 'card') void enqueueProviderRefund(queue, result.refundId, logger);
       logger.info(

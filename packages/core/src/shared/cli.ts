@@ -22,7 +22,10 @@ export interface CliIo {
  * database. No queue runs in a command: what it writes (a refund's email, a payment event) is handed
  * on by the sweeps of the running store or worker. Closing the store's database ends the command.
  */
-export async function openCommandStore(io: CliIo, options: { clock?: () => Date } = {}): Promise<Store<null>> {
+export async function openCommandStore(
+  io: CliIo,
+  options: { clock?: () => Date; codeKey?: string } = {},
+): Promise<Store<null>> {
   const publicUrl = io.publicUrl();
   const database = await io.openDatabase();
   return createStore({ database, queue: null, logger: silentLogger, publicUrl, ...options });
