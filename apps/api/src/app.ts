@@ -17,6 +17,7 @@ import Fastify, {
 import { createSerializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Env } from './env.ts';
+import adminAuth from './plugins/admin-auth.ts';
 import auth from './plugins/auth.ts';
 import errorHandler from './plugins/error-handler.ts';
 import external from './plugins/external.ts';
@@ -28,6 +29,7 @@ import paymentsSandbox, { usesEmbeddedSandbox } from './plugins/payments-sandbox
 import services from './plugins/services.ts';
 import web from './plugins/web.ts';
 import accountRoutes from './routes/account-routes.ts';
+import adminRoutes from './routes/admin/admin-routes.ts';
 import basketRoutes from './routes/basket-routes.ts';
 import callbackRoutes from './routes/callback-routes.ts';
 import cardTypeRoutes from './routes/card-type-routes.ts';
@@ -294,6 +296,8 @@ export async function buildApp({
   await app.register(jsonBody);
   await app.register(inputGuard);
   await app.register(auth);
+  if (!app.store.staff) throw new Error('the API needs a store with the code key');
+  await app.register(adminAuth, { staff: app.store.staff });
   await app.register(loginThrottle);
 
   await app.register(healthRoutes);
@@ -324,6 +328,7 @@ export async function buildApp({
       await api.register(callbackRoutes);
       await api.register(deliveryRoutes);
       await api.register(orderHistoryRoutes);
+      await api.register(adminRoutes, { prefix: '/admin', store: app.store });
     },
     { prefix: '/api' },
   );

@@ -748,3 +748,10 @@ export const DashboardResponseSchema = z.object({
   receivables: z.object({ customers: z.int(), owed_minor: z.int() }),
 });
 export type DashboardResponse = z.infer<typeof DashboardResponseSchema>;
+
+const ADMIN_ERROR_KEY_SET: ReadonlySet<string> = new Set(Object.values(AdminErrorKeys));
+
+/** A key of the console's own errors (the server passes it through as a schema named it). */
+export function isAdminErrorKey(value: string): boolean {
+  return ADMIN_ERROR_KEY_SET.has(value);
+}

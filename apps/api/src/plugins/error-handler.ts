@@ -1,4 +1,4 @@
-import { ErrorKeys, ErrorTexts, isErrorKey, type ValidationErrorBody } from '@store/contract';
+import { ErrorKeys, ErrorTexts, isAdminErrorKey, isErrorKey, type ValidationErrorBody } from '@store/contract';
 import {
   AppError,
   ConflictError,
@@ -21,7 +21,7 @@ const STATUS_BY_KIND: Record<AppError['kind'], number> = {
 
 /** Zod issue codes mapped to message keys, for issues whose schema did not name a key itself. */
 function keyForIssue(keyword: string, message: string, params: Record<string, unknown>, input: unknown): string {
-  if (isErrorKey(message)) return message;
+  if (isErrorKey(message) || isAdminErrorKey(message)) return message;
   switch (keyword) {
     case 'invalid_type':
       return input === undefined ? ErrorKeys.requiredField : ErrorKeys.invalidValue;

@@ -61,6 +61,8 @@ declare module 'fastify' {
     queue: JobQueue;
     redis: Redis | undefined;
     services: Services;
+    /** The store the services come from; the console's routes use its operator services. */
+    store: Store;
     /** The named rate-limit preset, scaled for this environment. */
     rateLimitPreset(name: RateLimitName): RateLimitPreset;
   }
@@ -119,6 +121,7 @@ export default fp(async function services(
   };
   search.onChange(notifyRestocked);
   app.addHook('onReady', async () => notifyRestocked());
+  app.decorate('store', store);
   app.decorate('services', {
     search,
     stockNotifications,
