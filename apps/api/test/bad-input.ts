@@ -27,6 +27,11 @@ export interface SweptRoute {
   schema?: { body?: unknown; querystring?: unknown; params?: unknown };
   /** It runs the app's authenticate hook, or its OpenAPI entry says it wants a bearer token. */
   authenticated: boolean;
+  /**
+   * A console route (/api/admin/*): its token is a staff member's, so the customer's token the sweep
+   * signs in with is refused there (401), as it must be; the console's routes test their own input.
+   */
+  staffOnly: boolean;
 }
 
 /** One entry per method and URL, from what the app's onRoute hook saw. */
@@ -39,7 +44,8 @@ export function routeList(routes: RouteOptions[], authenticate: unknown): SweptR
     for (const method of [route.method].flat()) {
       const key = `${method} ${route.url}`;
       const schema = route.schema as SweptRoute['schema'];
-      if (!seen.has(key)) seen.set(key, { method, url: route.url, schema, authenticated });
+      const staffOnly = route.url.startsWith('/api/admin/');
+      if (!seen.has(key)) seen.set(key, { method, url: route.url, schema, authenticated, staffOnly });
     }
   }
   return [...seen.values()].sort((a, b) => `${a.url} ${a.method}`.localeCompare(`${b.url} ${b.method}`));
