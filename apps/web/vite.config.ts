@@ -34,7 +34,7 @@ const breakpoints = {
  * react-router's package points every bundler at its development build, warnings included. A
  * production bundle takes the production build it ships beside it.
  */
-function reactRouterProductionAliases() {
+export function reactRouterProductionAliases() {
   const routerDom = path.dirname(require.resolve('react-router-dom'));
   const developmentIndex = require.resolve('react-router', { paths: [routerDom] });
   const production = path.join(path.dirname(path.dirname(developmentIndex)), 'production');
@@ -48,7 +48,7 @@ function reactRouterProductionAliases() {
  * The contract package has no top-level effects, but says nothing: told so, the bundler keeps only the
  * schemas and constants a chunk uses, so a chunk that needs a limit does not pull every schema.
  */
-const contractWithoutSideEffects: VitePlugin = {
+export const contractWithoutSideEffects: VitePlugin = {
   name: 'store-contract-side-effect-free',
   transform(code, id) {
     if (id.includes(`${path.sep}packages${path.sep}contract${path.sep}src${path.sep}`)) {
@@ -67,7 +67,7 @@ const contractWithoutSideEffects: VitePlugin = {
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|webmanifest)$/;
 const COMPRESS_FROM_BYTES = 1024;
 
-const precompress: VitePlugin = {
+export const precompress: VitePlugin = {
   name: 'store-precompress',
   apply: 'build',
   // From the files as written: until then, chunks still hold placeholders later plugins fill in.
