@@ -1,7 +1,8 @@
-# One image for the API (which also serves the built web app), the worker and the sandbox, each run from
-# its compiled build with node. The compiler, tsx and the development tools stay in the build stage.
+# One image for the API (which also serves the built web app, and the operator console under /admin),
+# the worker and the sandbox, each run from its compiled build with node. The compiler, tsx and the
+# development tools stay in the build stage.
 
-# Build: everything installed, the Prisma client generated, the web app and the three apps built.
+# Build: everything installed, the Prisma client generated, the web app, the console and the three apps built.
 FROM node:22-bookworm-slim AS build
 ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH PRISMA_SCHEMA_ENGINE_BINARY=/dev/null
 RUN npm install -g pnpm@10.34.9
@@ -10,6 +11,7 @@ COPY . .
 RUN pnpm install --frozen-lockfile \
   && pnpm --filter @store/db generate \
   && pnpm --filter @store/web build \
+  && pnpm --filter @store/admin build \
   && pnpm --filter @store/api --filter @store/worker --filter @store/sandbox build
 
 # Production dependencies of the three apps, nothing else, without install scripts: none of them needs
@@ -26,6 +28,7 @@ COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
 COPY apps/sandbox/package.json apps/sandbox/
 COPY apps/web/package.json apps/web/
+COPY apps/admin/package.json apps/admin/
 COPY packages/contract/package.json packages/contract/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
@@ -47,6 +50,7 @@ COPY --from=deps /app /app
 COPY --from=build /app/prisma/migrations prisma/migrations
 COPY --from=build /app/packages/db/assets packages/db/assets
 COPY --from=build /app/apps/web/dist apps/web/dist
+COPY --from=build /app/apps/admin/dist apps/admin/dist
 COPY --from=build /app/apps/api/dist apps/api/dist
 COPY --from=build /app/apps/worker/dist apps/worker/dist
 COPY --from=build /app/apps/sandbox/dist apps/sandbox/dist

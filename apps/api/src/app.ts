@@ -332,7 +332,7 @@ export async function buildApp({
     },
     { prefix: '/api' },
   );
-  await app.register(web, { assetsDir, webDist: env.WEB_DIST });
+  await app.register(web, { assetsDir, webDist: env.WEB_DIST, adminDist: env.ADMIN_DIST });
 
   return app;
 }

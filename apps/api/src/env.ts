@@ -280,6 +280,8 @@ const EnvSchema = z
     SEED_DEMO: flag.optional(),
     /** The built single-page app; served at / when present. */
     WEB_DIST: z.string().default(`${repoRoot}apps/web/dist`),
+    /** The built operator console; served at /admin/ when present. */
+    ADMIN_DIST: z.string().default(`${repoRoot}apps/admin/dist`),
     /** How long a catalogue listing page may be served from memory; 0 turns the cache off. */
     CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
     /** Multiplies every rate-limit preset: benchmarks raise it, nothing else should. */
