@@ -64,10 +64,11 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    // The store started the way `pnpm start` starts it (generate, build the web app and the API, start
-    // the built API that serves it), on its own port and an empty embedded database that the API seeds
-    // with the demo catalogue.
-    command: `pnpm --filter @store/db generate && pnpm --filter @store/web build && pnpm --filter @store/api build && pnpm --filter @store/api start`,
+    // The store started the way `pnpm start` starts it (generate, build the web app, the console and the
+    // API, start the built API that serves them), on its own port and an empty embedded database that
+    // the API seeds with the demo catalogue. Before it starts, the console walk's staff are added with
+    // the operator command (e2e/seed-staff.mjs), as the first owner is.
+    command: `pnpm --filter @store/db generate && pnpm --filter @store/web build && pnpm --filter @store/admin build && pnpm --filter @store/api build && node apps/web/e2e/seed-staff.mjs && pnpm --filter @store/api start`,
     cwd: repoRoot,
     // Empty DATABASE_URL and REDIS_URL mean embedded mode even where CI sets them for other tests.
     env: {
