@@ -45,7 +45,12 @@ export default function DashboardPage() {
       </div>
       <figure className="panel chart">
         <figcaption>{t('dashboard.chart')}</figcaption>
-        <svg viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`} role="img" aria-label={t('dashboard.chart')}>
+        <svg
+          viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
+          preserveAspectRatio="none"
+          role="img"
+          aria-label={t('dashboard.chart')}
+        >
           {bars.map((bar, index) => {
             const point = data.sales.series[index];
             return (

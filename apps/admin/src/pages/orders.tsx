@@ -123,7 +123,9 @@ export default function OrdersPage() {
                   <td>
                     <Link to={`/orders/${order.id}`}>{order.number}</Link>
                   </td>
-                  <td className="ellipsis">{order.email}</td>
+                  <td className="ellipsis" title={order.email}>
+                    {order.email}
+                  </td>
                   <td>
                     <span className={`status status-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
                   </td>
