@@ -442,7 +442,9 @@ test('every screen fits 320-1280 px and speaks the page language, in every langu
   browser,
   request,
 }, info) => {
-  test.setTimeout(300_000);
+  // Four walks of every screen at every width side by side: in the full run, beside the other
+  // worker's tests, they took over five minutes.
+  test.setTimeout(600_000);
   const names = await dataNames(request);
   // The languages side by side: most of a walk is waiting for the page, not computing.
   const found = (await Promise.all(LANGUAGES.map((language) => walk(browser, request, language, info, names)))).flat();
