@@ -8,10 +8,10 @@
  */
 import { ErrorKeys } from '@store/contract';
 import { ValidationError } from '../shared/errors.ts';
-import { createPayselectionProvider } from './payselection/payselection-provider.ts';
+import { createPayselectionProvider, type PayselectionProviderConfig } from './payselection/payselection-provider.ts';
 import type { PaymentProvider, ProviderPaymentMethod } from './provider.ts';
 import { createSandboxPaymentProvider, type SandboxProviderConfig } from './sandbox-provider.ts';
-import { createStripeProvider } from './stripe/stripe-provider.ts';
+import { createStripeProvider, type StripeProviderConfig } from './stripe/stripe-provider.ts';
 
 /** Every provider the store knows by name; each has a factory below. */
 export const PROVIDER_NAMES = ['sandbox', 'stripe', 'payselection'] as const;
@@ -103,37 +103,8 @@ export function routedProviders(routing: PaymentRouting): ProviderName[] {
   return PROVIDER_NAMES.filter((name) => named.has(name));
 }
 
-/** Stripe's settings (STRIPE_* in the API's environment). */
-export interface StripeProviderConfig {
-  secretKey: string;
-  publishableKey: string;
-  /** Webhook signing secrets (`whsec_...`): any of them verifies a callback, for rotation. */
-  webhookSecrets: string[];
-  /** https://api.stripe.com unless a test points it at a fake. */
-  apiUrl: string;
-  /** The store's callback URL for Stripe: .../api/payments/callback/stripe. */
-  callbackUrl: string;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-  clock?: () => Date;
-}
-
-/** Payselection's settings (PAYSELECTION_* in the API's environment). */
-export interface PayselectionProviderConfig {
-  siteId: string;
-  secretKey: string;
-  /** The widget's public key. */
-  publicKey: string;
-  /** Keys that sign webhooks; Payselection signs them with the secret key when none is given. */
-  webhookSecrets: string[];
-  /** https://gw.payselection.com unless a test points it at a fake. */
-  apiUrl: string;
-  /** The store's callback URL for Payselection: .../api/payments/callback/payselection. */
-  callbackUrl: string;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-  clock?: () => Date;
-}
+// Each adapter's own settings type: the registry makes the adapter from exactly what it takes.
+export type { PayselectionProviderConfig, StripeProviderConfig };
 
 export interface ProviderConfigs {
   sandbox?: SandboxProviderConfig;
