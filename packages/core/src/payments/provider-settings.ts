@@ -5,6 +5,8 @@
  * method routes to it; set for one that no method routes to, they are used to verify the callbacks
  * and refund the payments it already has. Every fault is reported with the variable it is in.
  */
+
+import { PAYSELECTION_API_URL } from './payselection/payselection-provider.ts';
 import {
   type PaymentRouting,
   type PayselectionProviderConfig,
@@ -14,7 +16,7 @@ import {
 } from './provider-registry.ts';
 
 export const STRIPE_API_URL = 'https://api.stripe.com';
-export const PAYSELECTION_API_URL = 'https://gw.payselection.com';
+export { PAYSELECTION_API_URL };
 
 /** Variables whose values are secrets: never logged, never in an answer. */
 export const PROVIDER_SECRET_VARIABLES = [
