@@ -130,6 +130,7 @@ test('a support user, in English at 1024 px, reads the order but cannot refund i
   const consolePage = await context.newPage();
   await consolePage.goto('/admin/');
   await consolePage.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+  await expect(consolePage.getByRole('combobox', { name: 'Language' })).toBeVisible();
   await signIn(consolePage, staffMember('support'), {
     email: 'Email',
     password: 'Password',

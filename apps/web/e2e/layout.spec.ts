@@ -438,18 +438,21 @@ async function walk(browser: Browser, request: APIRequestContext, language: Lang
   return found.map((problem) => `${language} ${problem}`);
 }
 
-test('every screen fits 320-1280 px and speaks the page language, in every language', async ({
-  browser,
-  request,
-}, info) => {
-  // Four walks of every screen at every width side by side: in the full run, beside the other
-  // worker's tests, they took over five minutes.
-  test.setTimeout(600_000);
-  const names = await dataNames(request);
-  // The languages side by side: most of a walk is waiting for the page, not computing.
-  const found = (await Promise.all(LANGUAGES.map((language) => walk(browser, request, language, info, names)))).flat();
-  expect(found, `${found.length} problems`).toEqual([]);
-});
+// One test per language, so that the walks spread over the workers rather than one worker carrying
+// all four; the file's other tests are independent of them and of each other.
+test.describe.configure({ mode: 'parallel' });
+
+for (const language of LANGUAGES) {
+  test(`every screen fits 320-1280 px and speaks the page language, in ${language}`, async ({
+    browser,
+    request,
+  }, info) => {
+    // Every screen at six widths: about a minute and a half alone, longer beside the other workers.
+    test.setTimeout(300_000);
+    const found = await walk(browser, request, language, info, await dataNames(request));
+    expect(found, `${found.length} problems`).toEqual([]);
+  });
+}
 
 /** Every text's key ("product.region"), as the page would show it were its text missing; plural forms by their base. */
 function catalogueKeys(): string[] {

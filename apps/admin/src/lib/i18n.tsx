@@ -49,12 +49,13 @@ export function I18nProvider({
 }) {
   const [state, setState] = useState(initial);
   const setLanguage = useCallback(async (language: Language) => {
-    const catalogue = await loadCatalogue(language);
+    // Remembered at once, before the catalogue arrives: a reload meanwhile keeps the choice.
     try {
       localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
     } catch {
       // The choice lasts as long as the page.
     }
+    const catalogue = await loadCatalogue(language);
     document.documentElement.lang = language;
     setState({ language, catalogue });
   }, []);
