@@ -1,8 +1,6 @@
 import {
   createDevMailbox,
   createMailer,
-  createStore,
-  createStoreWithJobsInProcess,
   startOrderExpirySweep,
   startOutboxSweep,
   startPaymentSweep,
@@ -14,7 +12,7 @@ import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, devMailboxEnabled, loggerOptions } from './app.ts';
 import { loadEnv } from './env.ts';
-import { providerRegistryFor } from './plugins/payments-sandbox.ts';
+import { storeFor } from './store-for.ts';
 
 /** Starts the store: database (PostgreSQL or embedded PGlite), queue, HTTP. Only this file listens. */
 async function main() {
@@ -60,23 +58,18 @@ async function main() {
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger, devMailbox });
   // The store over this database: its jobs go to BullMQ for the worker when Redis is configured, else
   // they run in this process with the store's own handlers.
-  const storeDeps = {
+  const store = storeFor(env, {
     database,
     logger,
-    publicUrl: env.PUBLIC_URL,
-    providers: providerRegistryFor(env),
-    codeKey: env.CODE_ENCRYPTION_KEY,
-  };
-  const store = env.REDIS_URL
-    ? createStore({
-        ...storeDeps,
-        queue: (await import('@store/core/bullmq')).createBullQueue({
+    mailer,
+    queue: env.REDIS_URL
+      ? (await import('@store/core/bullmq')).createBullQueue({
           redisUrl: env.REDIS_URL,
           prefix: env.QUEUE_PREFIX,
           logger,
-        }),
-      })
-    : createStoreWithJobsInProcess({ ...storeDeps, mailer });
+        })
+      : undefined,
+  });
   const { queue } = store;
   // With BullMQ the worker sweeps the outbox; when jobs run in this process, so does the sweep.
   const sweeper = queue.kind === 'in-process' ? startOutboxSweep({ db: database.prisma, queue, logger }) : undefined;

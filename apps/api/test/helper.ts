@@ -3,8 +3,6 @@ import type { Job } from '@store/contract';
 import {
   createDevMailbox,
   createOutboxMailer,
-  createStore,
-  createStoreWithJobsInProcess,
   type DevMailbox,
   type EnqueueOptions,
   type JobQueue,
@@ -18,7 +16,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/env.ts';
-import { providerRegistryFor } from '../src/plugins/payments-sandbox.ts';
+import { storeFor } from '../src/store-for.ts';
 
 export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -53,16 +51,12 @@ export async function buildTestApp(envOverrides: Record<string, string> = {}, op
   const jobLogger = options.jobLogger ?? silentLogger;
   // The store as `pnpm start` makes it: its jobs run in this process with its own handlers, unless
   // the test brings a queue of its own.
-  const storeDeps = {
+  const store = storeFor(env, {
     database,
     logger: jobLogger,
-    publicUrl: env.PUBLIC_URL,
-    providers: providerRegistryFor(env),
-    codeKey: env.CODE_ENCRYPTION_KEY,
-  };
-  const store = options.queue
-    ? createStore({ ...storeDeps, queue: options.queue })
-    : createStoreWithJobsInProcess({ ...storeDeps, mailer: createOutboxMailer(devMailbox, jobLogger) });
+    queue: options.queue,
+    mailer: createOutboxMailer(devMailbox, jobLogger),
+  });
   const { queue } = store;
   const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   // Outage tests stop Redis on purpose; what the app makes of that is in its own log.
