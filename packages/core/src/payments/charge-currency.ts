@@ -61,6 +61,19 @@ export function chargeCurrencyOf(rail: ChargeRail, config: ChargeConfig): string
 }
 
 /** A payment's charge, as the store locked it and keeps it on the payment. */
+/**
+ * The payment columns that hold its locked charge, as both inserts of a payment write them: the one
+ * the store opens (payment-attempts.ts) and the one it records for a payment it never started
+ * (payment-event-sql.ts). One list keeps the two in step.
+ */
+export const CHARGE_COLUMNS = [
+  'charge_minor',
+  'charge_currency',
+  'charge_rate',
+  'charge_rate_set_at',
+  'charge_locked_at',
+] as const;
+
 export interface LockedCharge {
   chargeMinor: number;
   currency: string;

@@ -14,7 +14,7 @@ import { type LockedOrder, lockOrder } from '../orders/order-sql.ts';
 import { PAID_STATUSES, transitionUpdate, UNPAID_STATUSES } from '../orders/order-state.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { type Logger, silentLogger } from '../shared/logger.ts';
-import type { LockedCharge } from './charge-currency.ts';
+import { CHARGE_COLUMNS, type LockedCharge } from './charge-currency.ts';
 import { settlingPayments } from './payment-deciding.ts';
 import { type ReceiptSource, receiptSource } from './payment-receipts.ts';
 import type { CardOutcome, PaymentProvider } from './provider.ts';
@@ -155,11 +155,7 @@ export function createPaymentAttempts({
               'method',
               'amount_minor',
               'currency',
-              'charge_minor',
-              'charge_currency',
-              'charge_rate',
-              'charge_rate_set_at',
-              'charge_locked_at',
+              ...CHARGE_COLUMNS,
               'updated_at',
             ])
             .expression((eb) =>

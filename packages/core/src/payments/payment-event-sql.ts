@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type PaymentMethod, type PaymentStatus, prepare, prepareEach, qb, sql } from '@store/db';
 import { orderColumns } from '../orders/order-sql.ts';
+import { CHARGE_COLUMNS } from './charge-currency.ts';
 import { openPayments } from './payment-deciding.ts';
 import { METHOD_OF, type StoredEvent } from './payment-event-payload.ts';
 import type { ProviderPaymentMethod } from './provider.ts';
@@ -173,11 +174,7 @@ export function insertPayment(provider: string, event: StoredEvent) {
       'method',
       'amount_minor',
       'currency',
-      'charge_minor',
-      'charge_currency',
-      'charge_rate',
-      'charge_rate_set_at',
-      'charge_locked_at',
+      ...CHARGE_COLUMNS,
       'provider_payment_id',
       'updated_at',
     ])
