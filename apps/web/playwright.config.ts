@@ -34,10 +34,12 @@ export default defineConfig({
   outputDir: './test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
-  // Two browsers side by side: a test spends much of its time waiting for the store or the sandbox,
-  // and the tests take their own products and customers so that they never meet.
-  workers: 2,
+  // Every test on whichever worker is free, files split across them: the tests take their own
+  // products and customers so that they never meet (a walk that must run in order says so itself).
+  fullyParallel: true,
+  // Four browsers on two cores: with two, a test spent most of its time waiting for the store, the
+  // sandbox or a page, and the cores were idle more than half of the run; with four they are busy.
+  workers: Number(process.env.E2E_WORKERS ?? 4),
   // No retries: a test that passes only the second time is a flake to fix, not to hide.
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
