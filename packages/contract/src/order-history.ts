@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorKeys } from './errors.ts';
 import { ORDER_STATUSES, PAYMENT_TYPES } from './orders.ts';
+import { profilePageOf } from './paging.ts';
 
 // The customer's orders in the profile and each order's receipt (docs/orders.md, "Order history").
 
@@ -91,12 +92,7 @@ export const OrderHistoryItemSchema = z.object({
 export type OrderHistoryItem = z.infer<typeof OrderHistoryItemSchema>;
 
 /** GET /profile/orders: the customer's orders, newest first. */
-export const OrderHistoryPageSchema = z.object({
-  orders: z.array(OrderHistoryItemSchema),
-  page: z.int(),
-  pages: z.int(),
-  total: z.int(),
-});
+export const OrderHistoryPageSchema = profilePageOf('orders', OrderHistoryItemSchema);
 export type OrderHistoryPage = z.infer<typeof OrderHistoryPageSchema>;
 
 /** GET /profile/orders/{id} */

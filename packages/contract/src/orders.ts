@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { PromoCodeSchema } from './basket.ts';
 import { ErrorKeys, ValidationErrorSchema } from './errors.ts';
 import { SEARCH_MAX, TOPUP_MAX_DIGITS, TOPUP_MIN } from './limits.ts';
+import { profilePageOf } from './paging.ts';
 
 // Orders, paying from the balance, the payment status poll and delivery of the codes
 // (docs/orders.md). The checkout and the profile read these, so they are written with zod/mini like
@@ -258,10 +259,5 @@ export const OrderDeliverySchema = z.object({
 export type OrderDelivery = z.infer<typeof OrderDeliverySchema>;
 
 /** GET /profile/products/purchased/search: the customer's purchased products, newest first. */
-export const PurchasedSearchResponseSchema = z.object({
-  products: z.array(PurchasedProductSchema),
-  page: z.int(),
-  pages: z.int(),
-  total: z.int(),
-});
+export const PurchasedSearchResponseSchema = profilePageOf('products', PurchasedProductSchema);
 export type PurchasedSearchResponse = z.infer<typeof PurchasedSearchResponseSchema>;
