@@ -6,6 +6,7 @@ export * from './accounts/sessions.ts';
 export * from './accounts/user-view.ts';
 export * from './admin/admin-orders.ts';
 export * from './admin/audit-log.ts';
+export * from './admin/code-stock.ts';
 export * from './admin/staff-service.ts';
 export * from './basket/basket-service.ts';
 export * from './catalogue/catalogue-service.ts';

@@ -3,6 +3,7 @@ import { type AccountService, createAccountService } from './accounts/account-se
 import { createSessionCache } from './accounts/sessions.ts';
 import { type AdminOrders, createAdminOrders } from './admin/admin-orders.ts';
 import { type AuditLog, createAuditLog } from './admin/audit-log.ts';
+import { type CodeStock, createCodeStock } from './admin/code-stock.ts';
 import { createStaffService, type StaffService } from './admin/staff-service.ts';
 import { type BasketService, createBasketService } from './basket/basket-service.ts';
 import { type CatalogueService, createCatalogueService } from './catalogue/catalogue-service.ts';
@@ -100,6 +101,8 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
   auditLog: AuditLog;
   /** The console's orders: search, detail, refunds (through `orderOperations`), receipts, export. */
   adminOrders: AdminOrders;
+  /** The console's code stock: imports, batches, withdrawals, reveals; undefined without the code key. */
+  codeStock: CodeStock | undefined;
   /** Verified callbacks and the provider's answers, stored and handed to the queue. */
   paymentEvents: PaymentEventIntake;
   /** What a stored payment event does to the order, the balance and the ledger. */
@@ -166,6 +169,7 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
     staff: codeCipher ? createStaffService({ sql, cipher: codeCipher, ...(clock ? { clock } : {}) }) : undefined,
     auditLog: createAuditLog({ sql }),
     adminOrders: createAdminOrders({ sql, orderOperations, publicUrl, queue, logger }),
+    codeStock: codeCipher ? createCodeStock({ sql, cipher: codeCipher }) : undefined,
     paymentEvents,
     paymentEventProcessor,
     paymentProviders: providers,
