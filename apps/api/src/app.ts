@@ -30,6 +30,7 @@ import services from './plugins/services.ts';
 import web from './plugins/web.ts';
 import accountRoutes from './routes/account-routes.ts';
 import adminRoutes from './routes/admin/admin-routes.ts';
+import codeStockRoutes from './routes/admin/code-stock-routes.ts';
 import basketRoutes from './routes/basket-routes.ts';
 import callbackRoutes from './routes/callback-routes.ts';
 import cardTypeRoutes from './routes/card-type-routes.ts';
@@ -329,6 +330,7 @@ export async function buildApp({
       await api.register(deliveryRoutes);
       await api.register(orderHistoryRoutes);
       await api.register(adminRoutes, { prefix: '/admin', store: app.store });
+      await api.register(codeStockRoutes, { prefix: '/admin', store: app.store });
     },
     { prefix: '/api' },
   );
