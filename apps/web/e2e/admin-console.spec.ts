@@ -5,10 +5,10 @@ import { generate } from 'otplib';
 import { fillProviderCard, newCustomer, payWith, pickProduct, register } from './shop-helpers.ts';
 
 /**
- * The operator console's walk: the owner signs in with the password and a TOTP code, finds a paid
- * order by the customer's email, refunds it to the card, and sees the refund in the order's timeline
- * and in the audit log, in Portuguese at 1280 px; a support user, in English at 1024 px, sees the
- * order but no refund. Importing codes joins the walk with the stock routes of the console's API.
+ * The operator console's walk: the owner signs in with the password and a TOTP code, imports codes
+ * with a duplicate line in the pasted text, finds a paid order by the customer's email, refunds it to
+ * the card, and sees the refund in the order's timeline and in the audit log, in Portuguese at
+ * 1280 px; a support user, in English at 1024 px, sees the order but no refund.
  *
  * The staff were added with the operator command before the store started (seed-staff.mjs, run by
  * the web server's command); their codes are computed from the otpauth:// URI it printed.
@@ -61,7 +61,10 @@ async function expectNoHorizontalScroll(page: Page) {
 let orderNumber = '';
 let customerEmail = '';
 
-test('the owner signs in, finds a paid order by email and refunds it to the card', async ({ page, browser }, info) => {
+test('the owner signs in, imports codes, finds a paid order by email and refunds it to the card', async ({
+  page,
+  browser,
+}, info) => {
   test.skip(info.project.name !== 'desktop', 'the console is for desktop widths');
 
   // A customer buys one code with a card, in the shop.
@@ -70,6 +73,8 @@ test('the owner signs in, finds a paid order by email and refunds it to the card
   await register(page, customer);
   await page.goto('/');
   const { card, name } = await pickProduct(page, info, 29);
+  const href = await card.getByRole('link', { name }).getAttribute('href');
+  const productId = Number(href?.split('/').pop());
   await card.getByRole('button', { name: `Buy ${name}` }).click();
   await page.goto('/checkout');
   await payWith(page, 'card');
@@ -87,6 +92,23 @@ test('the owner signs in, finds a paid order by email and refunds it to the card
     submit: 'Entrar',
   });
   await expect(consolePage.getByRole('navigation').getByRole('link', { name: 'Equipe' })).toBeVisible();
+  await expectNoHorizontalScroll(consolePage);
+
+  // Codes pasted with one line repeated: imported once, the repeat reported by its line, the batch listed.
+  await consolePage.getByRole('link', { name: 'Estoque de códigos' }).click();
+  const run = Date.now().toString(36).toUpperCase();
+  const batchLabel = `fornecedor-${run}`;
+  await consolePage.getByLabel('Id do produto').first().fill(String(productId));
+  await consolePage.getByLabel('Identificação do lote').fill(batchLabel);
+  await consolePage.getByLabel('Códigos, um por linha').fill(`WALK-${run}-A\nWALK-${run}-B\nWALK-${run}-A\n`);
+  await consolePage.getByRole('button', { name: 'Importar', exact: true }).click();
+  const report = consolePage.getByTestId('import-report');
+  await expect(report).toContainText('2 códigos adicionados de 3 linhas.');
+  await expect(report).toContainText('1 linha repete uma linha anterior e ficou de fora: 3.');
+  const batchRow = consolePage.getByRole('row').filter({ hasText: batchLabel });
+  await expect(batchRow).toHaveCount(1);
+  await expect(batchRow).toContainText(name);
+  await expect(batchRow.getByRole('cell').nth(3)).toHaveText('2');
   await expectNoHorizontalScroll(consolePage);
 
   // The paid order, found by the customer's email.
@@ -119,6 +141,7 @@ test('the owner signs in, finds a paid order by email and refunds it to the card
   const refundRow = audit.getByRole('row').filter({ hasText: 'Reembolsou um pedido' }).first();
   await expect(refundRow).toContainText(owner.email);
   await expect(refundRow).toContainText('Proprietário');
+  await expect(audit.getByRole('row').filter({ hasText: 'Importou códigos' }).first()).toBeVisible();
   await expectNoHorizontalScroll(consolePage);
   await context.close();
 });
