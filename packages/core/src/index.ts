@@ -13,7 +13,6 @@ export * from './catalogue/catalogue-service.ts';
 export * from './catalogue/stock-notifications.ts';
 export * from './delivery/delivery-service.ts';
 export * from './display/display-rates.ts';
-export * from './fulfilment/code-import.ts';
 export * from './fulfilment/fulfilment-service.ts';
 export * from './ledger/ledger-service.ts';
 export * from './mail/dev-outbox.ts';

@@ -1,5 +1,5 @@
 import { ErrorKeys, STOCK_NOTIFICATION_LINK_EXPIRED, STOCK_NOTIFICATION_LINK_USED } from '@store/contract';
-import { importCodes } from '@store/core';
+import { cliActor, createCodeStock } from '@store/core';
 import { eventually } from '@store/core/testing';
 import { createCodeCipher, devCodeKey } from '@store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,12 @@ import { rateLimit } from '../plugins/rate-limit-presets.ts';
 let ctx: Awaited<ReturnType<typeof buildTestApp>>;
 const queue = createRecordingQueue();
 const cipher = createCodeCipher(devCodeKey());
+/** New codes for a product, imported as the console and the command line import them. */
+const restock = (productId: number, ...codes: string[]) =>
+  createCodeStock({ sql: ctx.database.sql, cipher }).importCodes(
+    { productId, text: codes.join('\n') },
+    cliActor('test'),
+  );
 
 beforeAll(async () => {
   ctx = await buildTestApp({ PUBLIC_URL: 'https://store.example' }, { queue });
@@ -52,7 +58,7 @@ describe('POST /api/products/{id}/stock-notifications', () => {
     expect(confirmed.body).toMatchObject({ ok: true, lang: 'ru' });
     expect(await outbox('watcher@example.com', 'back-in-stock')).toHaveLength(0);
 
-    const report = await importCodes({ db: ctx.database.prisma, cipher }, product.id, ['BACK-1', 'BACK-2']);
+    const report = await restock(product.id, 'BACK-1', 'BACK-2');
     expect(report.added).toBe(2);
     await eventually(async () => (await outbox('watcher@example.com', 'back-in-stock')).length === 1, 15_000);
     const [email] = await outbox('watcher@example.com', 'back-in-stock');
@@ -62,7 +68,7 @@ describe('POST /api/products/{id}/stock-notifications', () => {
     expect(queue.jobs.some(({ job }) => JSON.stringify(job).includes(email.id))).toBe(true);
 
     // Written once: more stock, or another run, sends nothing more.
-    await importCodes({ db: ctx.database.prisma, cipher }, product.id, ['BACK-3']);
+    await restock(product.id, 'BACK-3');
     expect(await ctx.app.services.stockNotifications.notifyRestocked()).toBe(0);
     expect(await outbox('watcher@example.com', 'back-in-stock')).toHaveLength(1);
   });
@@ -70,7 +76,7 @@ describe('POST /api/products/{id}/stock-notifications', () => {
   it('writes to a stranger nothing but the link, and nothing at all while it is not followed', async () => {
     const product = await soldOutProduct(2);
     expect((await ask(product.id, { email: 'stranger@example.com', lang: 'en' }, '10.9.0.3')).status).toBe(200);
-    await importCodes({ db: ctx.database.prisma, cipher }, product.id, ['STRANGER-1']);
+    await restock(product.id, 'STRANGER-1');
     await ctx.app.services.stockNotifications.notifyRestocked();
     expect(await outbox('stranger@example.com', 'back-in-stock-confirm')).toHaveLength(1);
     expect(await outbox('stranger@example.com', 'back-in-stock')).toHaveLength(0);

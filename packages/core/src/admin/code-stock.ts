@@ -41,7 +41,7 @@ class NothingAdded extends Error {}
  * The console's code stock: imports per product with the report of what was refused and where,
  * the batches with what became of their codes, the withdrawal of a batch's unsold codes and the
  * reveal of one sold code for a customer's ticket. Codes are stored as the command line's import
- * stores them (code-import.ts): encrypted, and recognised by their keyed digest, which ignores case
+ * has always stored them: encrypted, and recognised by their keyed digest, which ignores case
  * and the spaces around a code. A code is decrypted only to be answered to the staff member who
  * withdrew or revealed it, and never reaches the audit log.
  */

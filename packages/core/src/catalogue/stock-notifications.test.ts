@@ -9,7 +9,8 @@ import { createCodeCipher } from '@store/db';
 import { createProductRefs, createTestDatabase, type TestDatabase } from '@store/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashEmailToken } from '../accounts/email-tokens.ts';
-import { importCodes } from '../fulfilment/code-import.ts';
+import { cliActor } from '../admin/audit-log.ts';
+import { createCodeStock } from '../admin/code-stock.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { createStockNotificationService, UNCONFIRMED_KEPT_MS } from './stock-notifications.ts';
 
@@ -36,7 +37,10 @@ const soldOut = () =>
   });
 
 const restock = (productId: number) =>
-  importCodes({ db: database.prisma, cipher }, productId, [`BACK-${randomBytes(5).toString('hex')}`]);
+  createCodeStock({ sql: database.sql, cipher }).importCodes(
+    { productId, text: `BACK-${randomBytes(5).toString('hex')}` },
+    cliActor('test'),
+  );
 
 const address = () => `watcher.${randomBytes(4).toString('hex')}@example.com`;
 

@@ -150,11 +150,26 @@ describe('runOrdersCli', () => {
     const file = writeFile('codes.txt', `${codes[0]}\r\n\n  ${codes[1]}  \n${codes[0]?.toUpperCase()}\n${codes[2]}\n`);
     const first = await run(['import-codes', '--product', String(productId), '--file', file]);
     expect(first).toMatchObject({ code: 0, err: '' });
-    expect(first.out).toBe(
-      `product ${productId}: 3 added, 1 refused (1 repeated in the file, 0 already in the store, 0 longer than a code can be); 2 blank lines skipped`,
+    expect(first.out).toEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^product ${productId}: 3 added, 1 refused \\(1 repeated in the file, 0 already in the store, 0 longer than a code can be\\); 2 blank lines skipped; batch \\d+$`,
+        ),
+      ),
     );
+    // One batch, named after the file, as an import in the console makes; audited as the command line's.
+    const batchId = Number(/batch (\d+)$/.exec(first.out)?.[1]);
+    expect(await database.prisma.codeBatch.findUnique({ where: { id: batchId } })).toMatchObject({
+      productId,
+      label: 'codes.txt',
+    });
+    const audited = await database.prisma.auditLog.findMany({
+      where: { action: 'codes.import', targetId: String(batchId) },
+    });
+    expect(audited).toMatchObject([{ role: 'cli', staffId: null }]);
     const again = await run(['import-codes', '--product', String(productId), '--file', file]);
     expect(again.out).toContain('0 added, 4 refused (1 repeated in the file, 3 already in the store');
+    expect(again.out).not.toContain('batch');
     const stored = await database.prisma.productCode.findMany({ where: { productId } });
     expect(stored.map((row) => cipher.decrypt(row.ciphertext)).sort()).toEqual([...codes].sort());
   });
@@ -164,7 +179,7 @@ describe('runOrdersCli', () => {
     expect(missing).toMatchObject({ code: 2, opened: false });
     expect(missing.err).toContain('cannot read');
     const unknown = await run(['import-codes', '--product', '999999', '--file', writeFile('one.txt', 'X-1\n')]);
-    expect(unknown).toMatchObject({ code: 1, err: 'error: Product not found' });
+    expect(unknown).toMatchObject({ code: 1, err: 'error: No product has this id.' });
   });
 
   it('lists orders by status, refunds one to the balance once, and shows the ledger', async () => {

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ORDER_STATUSES } from '@store/contract';
 import { type CodeCipher, int8ToNumber, type OrderStatus } from '@store/db';
-import { importCodes } from '../fulfilment/code-import.ts';
+import { cliActor } from '../admin/audit-log.ts';
+import { createCodeStock } from '../admin/code-stock.ts';
 import type { AccountTotal, LedgerProblem } from '../ledger/ledger-service.ts';
 import {
   type CliIo,
@@ -20,8 +22,8 @@ import { orderHistory } from './order-events.ts';
 import type { RefundDestination } from './order-operations.ts';
 
 /**
- * The operator's command line for stock, orders and balances (there is no admin screen yet):
- * `pnpm --filter @store/core orders <command>`. Arguments are checked first, each with its own
+ * The operator's command line for stock, orders and balances, over the services the console calls
+ * (docs/console.md): `pnpm --filter @store/core orders <command>`. Arguments are checked first, each with its own
  * message, before the database is opened.
  */
 
@@ -30,8 +32,9 @@ export const ORDERS_USAGE = `Usage: pnpm --filter @store/core orders <command>
   import-codes --product ID --file PATH
       Adds the codes in the file (one a line; spaces around a code are trimmed, blank lines
       skipped) to the product's stock, encrypted. A code that appears earlier in the file or is in
-      the store already (for any product; case does not matter) is refused. Prints how many were
-      added and refused. Production needs CODE_ENCRYPTION_KEY.
+      the store already (for any product; case does not matter) is refused. The codes added are one
+      batch, labelled with the file's name, as an import in the console; the import is audited.
+      Prints how many were added and refused, and the batch. Production needs CODE_ENCRYPTION_KEY.
   list [--status STATUS] [--limit N]
       Orders, newest first, all of them or those in one status:
       ${ORDER_STATUSES.join(', ')}.
@@ -236,19 +239,27 @@ type Runnable =
   | {
       kind: 'import-codes';
       productId: number;
-      lines: string[];
+      text: string;
+      /** The file's name, the batch's label. */
+      label: string;
     };
 
 async function run(command: Runnable, store: Store<null>, io: OrdersCliIo) {
   const { prisma: db, sql } = store.database;
   switch (command.kind) {
     case 'import-codes': {
-      const report = await importCodes({ db, cipher: io.codeCipher() }, command.productId, command.lines);
-      const refused = report.duplicateInFile + report.alreadyStored + report.invalid;
+      const stock = createCodeStock({ sql, cipher: io.codeCipher() });
+      const { productId, text, label } = command;
+      const report = await stock.importCodes({ productId, text, label }, cliActor(io.operator ?? 'operator'));
+      const repeated = report.duplicates_in_file.length;
+      const stored = report.duplicates_in_stock.length;
+      const tooLong = report.too_long.length;
+      const blank = text.split(/\r\n|\r|\n/).length - report.lines;
       io.out(
-        `product ${command.productId}: ${report.added} added, ${refused} refused ` +
-          `(${report.duplicateInFile} repeated in the file, ${report.alreadyStored} already in the store, ` +
-          `${report.invalid} longer than a code can be); ${report.blank} blank lines skipped`,
+        `product ${productId}: ${report.added} added, ${repeated + stored + tooLong} refused ` +
+          `(${repeated} repeated in the file, ${stored} already in the store, ` +
+          `${tooLong} longer than a code can be); ${blank} blank lines skipped` +
+          (report.batch_id === null ? '' : `; batch ${report.batch_id}`),
       );
       return 0;
     }
@@ -425,7 +436,7 @@ export async function runOrdersCli(argv: string[], io: OrdersCliIo): Promise<num
     // Read before the database opens: a wrong path is the operator's to fix, with nothing begun.
     try {
       const text = await readFile(command.file, 'utf8');
-      runnable = { kind: 'import-codes', productId: command.productId, lines: text.split(/\r?\n/) };
+      runnable = { kind: 'import-codes', productId: command.productId, text, label: path.basename(command.file) };
     } catch (error) {
       io.err(
         `error: --file: cannot read ${command.file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
