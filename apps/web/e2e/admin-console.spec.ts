@@ -173,6 +173,15 @@ test('a support user, in English at 1024 px, reads the order but cannot refund i
   await expect(consolePage.getByRole('heading', { name: `Order ${orderNumber}` })).toBeVisible();
   await expect(consolePage.getByRole('button', { name: 'Resend receipt' })).toBeVisible();
   await expect(consolePage.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+
+  // A delivered code shown for the customer's ticket, once the reason is given.
+  await consolePage.getByRole('button', { name: 'Show code 1' }).click();
+  const reveal = consolePage.getByRole('dialog');
+  await expect(reveal.getByRole('button', { name: 'Show the code' })).toBeDisabled();
+  await reveal.getByLabel(/Reason/).fill('Ticket 4471: the customer lost the email');
+  await reveal.getByRole('button', { name: 'Show the code' }).click();
+  await expect(reveal.getByTestId('revealed-code')).toHaveText(/^\S{5,}$/);
+  await reveal.getByRole('button', { name: 'Close' }).click();
   await expectNoHorizontalScroll(consolePage);
 
   // Nor can the API be asked directly with the support token.

@@ -9,6 +9,7 @@ import { errorText } from '../lib/errors.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { useI18n } from '../lib/i18n.tsx';
 import { RefundDialog } from './refund-dialog.tsx';
+import { RevealCodeDialog } from './reveal-code-dialog.tsx';
 
 /** One order: its lines, payments, refunds, the provider's events and its timeline; refund, resend. */
 export default function OrderPage() {
@@ -16,6 +17,7 @@ export default function OrderPage() {
   const { t, language } = useI18n();
   const { session } = useSession();
   const [refunding, setRefunding] = useState(false);
+  const [revealing, setRevealing] = useState<{ codeId: string; position: number } | null>(null);
   const query = useQuery({
     queryKey: ['order', id],
     queryFn: ({ signal }) => adminGet(`/orders/${segment(id)}`, AdminOrderDetailSchema, { signal }),
@@ -115,6 +117,7 @@ export default function OrderPage() {
             <th className="number">{t('order.quantity')}</th>
             <th className="number">{t('order.unitPrice')}</th>
             <th className="number">{t('order.discount')}</th>
+            <th>{t('order.codes')}</th>
           </tr>
         </thead>
         <tbody>
@@ -124,6 +127,26 @@ export default function OrderPage() {
               <td className="number">{line.quantity}</td>
               <td className="number">{money(line.unit_price_minor)}</td>
               <td className="number">{money(line.discount_minor)}</td>
+              <td>
+                {line.code_ids.length === 0 ? (
+                  '—'
+                ) : roleMay(role, 'codes.reveal') ? (
+                  <span className="actions">
+                    {line.code_ids.map((codeId, index) => (
+                      <button
+                        key={codeId}
+                        type="button"
+                        className="button secondary small"
+                        onClick={() => setRevealing({ codeId, position: index + 1 })}
+                      >
+                        {t('order.reveal', { position: index + 1 })}
+                      </button>
+                    ))}
+                  </span>
+                ) : (
+                  t('order.delivered', { count: line.code_ids.length })
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -234,6 +257,11 @@ export default function OrderPage() {
         ))}
       </ol>
       <RefundDialog order={order} open={refunding} onOpenChange={setRefunding} />
+      <RevealCodeDialog
+        codeId={revealing?.codeId ?? null}
+        position={revealing?.position ?? 0}
+        onClose={() => setRevealing(null)}
+      />
     </section>
   );
 }
