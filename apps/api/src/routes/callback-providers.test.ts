@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { CallbackAckSchema, ErrorKeys, PaymentMethodsResponseSchema, PaymentResponseSchema } from '@store/contract';
 import { eventually } from '@store/core/testing';
 import pino from 'pino';
@@ -122,6 +122,93 @@ describe('POST /api/payments/callback/sandbox', () => {
     }
     expect(await eventsOf(order.orderId)).toEqual([]);
     expect(await orderOf(order.orderId)).toMatchObject({ status: 'CREATED' });
+  });
+});
+
+describe('POST /api/payments/callback/:provider for a real provider', () => {
+  // Configured but routed nothing: each still verifies the callbacks of the payments it has.
+  const PROVIDERS_ENV = {
+    RATE_LIMIT_SCALE: '1000',
+    STRIPE_SECRET_KEY: 'sk_test_refusals',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_refusals',
+    STRIPE_WEBHOOK_SECRETS: 'whsec_refusals',
+    PAYSELECTION_SITE_ID: '21044',
+    PAYSELECTION_SECRET_KEY: 'payselection-secret-refusals',
+    PAYSELECTION_PUBLIC_KEY: 'payselection-public-refusals',
+  };
+  const hex = (key: string, text: string) => createHmac('sha256', key).update(text).digest('hex');
+
+  it('answers a wrong or missing signature 400, and changes and stores nothing', async () => {
+    const store = await buildTestApp(PROVIDERS_ENV);
+    try {
+      const prisma = store.database.prisma;
+      const buyer = await customerWithOrder(store.app, prisma);
+      const t = Math.floor(Date.now() / 1000);
+      const stripeBody = JSON.stringify({
+        id: `evt_${randomBytes(12).toString('hex')}`,
+        object: 'event',
+        created: t,
+        type: 'payment_intent.succeeded',
+        data: {
+          object: {
+            id: `pi_${randomBytes(12).toString('hex')}`,
+            object: 'payment_intent',
+            amount: buyer.totalMinor,
+            currency: 'brl',
+            status: 'succeeded',
+            metadata: { order_id: buyer.orderId, store_method: 'qr' },
+            created: t,
+          },
+        },
+      });
+      const payselectionBody = JSON.stringify({
+        Event: 'Payment',
+        TransactionId: 'PS00000000000001',
+        OrderId: buyer.orderId,
+        Amount: (buyer.totalMinor / 100).toFixed(2),
+        Currency: 'BRL',
+        Service_Id: '21044',
+      });
+      const payselectionSigned = (key: string) =>
+        hex(key, `POST\nhttp://localhost/api/payments/callback/payselection\n21044\n${payselectionBody}`);
+      const attempts: Array<[string, string, Record<string, string>]> = [
+        ['stripe', stripeBody, { 'stripe-signature': `t=${t},v1=${hex('whsec_wrong', `${t}.${stripeBody}`)}` }],
+        ['stripe', stripeBody, {}],
+        ['stripe', stripeBody, { 'stripe-signature': `t=${t},v1=${'0'.repeat(64)}` }],
+        [
+          'payselection',
+          payselectionBody,
+          { 'x-site-id': '21044', 'x-webhook-signature': payselectionSigned('wrong') },
+        ],
+        ['payselection', payselectionBody, {}],
+        ['payselection', payselectionBody, { 'x-site-id': '21044' }],
+      ];
+      for (const [provider, payload, headers] of attempts) {
+        const answer = await store.app.inject({
+          method: 'POST',
+          url: `/api/payments/callback/${provider}`,
+          headers: { 'content-type': 'application/json', ...headers },
+          payload,
+        });
+        expect(answer.statusCode, `${provider} ${JSON.stringify(headers)}`).toBe(400);
+        expect(answer.json()).toEqual({ message: expect.any(String) });
+      }
+      // The sandbox's own URL keeps its 401 (docs/payments.md).
+      const sandbox = await sendCallback(
+        store.app,
+        sandboxEventBody({ orderId: buyer.orderId, amountMinor: buyer.totalMinor }),
+        { url: SANDBOX_URL, secret: `whsec_${randomBytes(32).toString('base64')}` },
+      );
+      expect(sandbox.status).toBe(401);
+      expect(await prisma.paymentEvent.count({ where: { orderId: buyer.orderId } })).toBe(0);
+      expect(await prisma.paymentEvent.count({ where: { provider: { in: ['stripe', 'payselection'] } } })).toBe(0);
+      expect(await prisma.payment.count({ where: { orderId: buyer.orderId } })).toBe(0);
+      expect(await prisma.order.findUniqueOrThrow({ where: { id: buyer.orderId } })).toMatchObject({
+        status: 'CREATED',
+      });
+    } finally {
+      await store.close();
+    }
   });
 });
 

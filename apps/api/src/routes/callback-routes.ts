@@ -12,10 +12,10 @@ export const CALLBACK_BODY_LIMIT = 16 * 1024;
  * bucket of CALLBACK_FAILURE_BURST, refilled at CALLBACK_FAILURES_PER_SECOND. The provider's own
  * callbacks never fail, so in normal running no token is taken. A secret rotated on one side only,
  * or a clock minutes off, fails every real callback until it is put right: up to 20 a second
- * (bursts of 100) are answered as ever, 401 with the reason in the log for the operator. Past that,
- * and whatever a flood sends, a failure is answered 429 with Retry-After (the provider retries
- * either) and nothing more, its log line folded into a count: 20 lines a second is a log an operator
- * can read, where bench/callback-flood's forger sends 6,000 callbacks a second.
+ * (bursts of 100) are answered as ever (unverifiedCallbackStatus), with the reason in the log for
+ * the operator. Past that, and whatever a flood sends, a failure is answered 429 with Retry-After
+ * (the provider retries either) and nothing more, its log line folded into a count: 20 lines a second
+ * is a log an operator can read, where bench/callback-flood's forger sends 6,000 callbacks a second.
  */
 export const CALLBACK_FAILURE_BURST = 100;
 export const CALLBACK_FAILURES_PER_SECOND = 20;
@@ -42,6 +42,17 @@ export function createTokenBucket(size: number, perSecond: number, now = () => p
   };
 }
 
+/**
+ * What a callback failing verification (unsigned, forged, altered, stale) is answered. Stripe asks
+ * its endpoints to answer such a request 400, and Payselection documents no other code: both are
+ * answered 400. The sandbox's callbacks keep their 401: it is the store's own provider, its Standard
+ * Webhooks sender retries on any answer but a 2xx alike, and its tests, benchmark and decision 0004
+ * describe the 401 (docs/payments.md, "Each provider's callback URL and settings").
+ */
+export function unverifiedCallbackStatus(provider: string): 400 | 401 {
+  return provider === 'sandbox' ? 401 : 400;
+}
+
 /** What a callback to an unknown or unconfigured provider is answered (404, the SPEC's shape). */
 const NO_SUCH_PROVIDER = { message: 'No payment provider of that name is configured here.' };
 
@@ -52,8 +63,8 @@ const NO_SUCH_PROVIDER = { message: 'No payment provider of that name is configu
  * processed"). The signature covers the body's bytes as sent, so this route alone reads its body raw,
  * whatever its content type. A verified event is stored under its provider event id and handed to the
  * queue; the answer comes at once, before anything is applied. A duplicate is acknowledged and changes
- * nothing; an unsigned, forged, altered or stale one is refused (401; 400 when it is signed but no
- * event) and changes nothing; one whose amount, currency or order is not the store's is stored, marked,
+ * nothing; an unsigned, forged, altered or stale one is refused (the sandbox's 401, a real provider's
+ * 400; 400 when it is signed but no event) and changes nothing; one whose amount, currency or order is not the store's is stored, marked,
  * acknowledged, and changes nothing.
  *
  * Every callback is verified before anything else, the database last of all: the check is a
@@ -112,8 +123,10 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
         { provider: provider.name, reason: error.reason, webhookId: request.headers['webhook-id'] },
         'callback refused',
       );
-      // Unsigned, forged or stale: not the provider (401). Signed but not an event: a bad request.
-      return reply.code(error.reason === 'malformed_body' ? 400 : 401).send({ message: error.message });
+      // Unsigned, forged or stale: not the provider (unverifiedCallbackStatus). Signed but not an
+      // event: a bad request.
+      const status = error.reason === 'malformed_body' ? 400 : unverifiedCallbackStatus(provider.name);
+      return reply.code(status).send({ message: error.message });
     }
     // Verified, but nothing the store applies (an event type it does not use): acknowledged so the
     // provider stops sending it, and not stored.
