@@ -282,3 +282,6 @@ export function signCallback(
     'webhook-signature': new Webhook(secret).sign(id, timestamp, body),
   };
 }
+
+/** The local stand-in for Stripe's API that the Stripe adapter's tests run against (stripe-fake.ts). */
+export { type StripeFake, startStripeFake } from './payments/stripe/stripe-fake.ts';

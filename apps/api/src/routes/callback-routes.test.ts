@@ -89,7 +89,7 @@ describe('a verified callback', () => {
       200,
     );
     await eventually(async () => (await eventsOf(order.orderId)).every((row) => row.processedAt !== null));
-    const outcomes = (await eventsOf(order.orderId)).map((row) => [row.version, row.outcome]);
+    const outcomes = (await eventsOf(order.orderId)).map((row) => [Number(row.version), row.outcome]);
     expect(outcomes.sort()).toEqual([
       [2, 'stale'],
       [3, 'completed'],
@@ -97,7 +97,7 @@ describe('a verified callback', () => {
     expect(await orderOf(order.orderId)).toMatchObject({ status: 'FULFILLED' });
     expect(await db().payment.findUniqueOrThrow({ where: { id: order.paymentId } })).toMatchObject({
       status: 'SUCCEEDED',
-      providerVersion: 3,
+      providerVersion: 3n,
     });
   });
 });

@@ -147,7 +147,7 @@ describe('a callback delivered again and again', () => {
     expect(await soldCodes(orderId)).toBe(2);
     expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
       status: 'SUCCEEDED',
-      providerVersion: 2,
+      providerVersion: 2n,
       cardBrand: 'visa',
       cardLast4: '4242',
     });
@@ -176,7 +176,7 @@ describe('callbacks out of order', () => {
     expect(await orderOf(orderId)).toMatchObject({ status: 'FULFILLED' });
     expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
       status: 'SUCCEEDED',
-      providerVersion: 3,
+      providerVersion: 3n,
     });
     expect(await soldCodes(orderId)).toBe(1);
   });

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@store/db';
+import { int8ToNumber, type PrismaClient } from '@store/db';
 import { type Logger, silentLogger } from '../shared/logger.ts';
 import type { PaymentEventIntake } from './payment-event-intake.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.ts';
@@ -76,7 +76,7 @@ export function createPaymentReconciler({
   async function reconcileAt(
     provider: AskedProvider,
     orderId: string,
-    payments: Array<{ providerPaymentId: string | null; providerVersion: number }>,
+    payments: Array<{ providerPaymentId: string | null; providerVersion: bigint }>,
   ): Promise<number> {
     const found = new Map<string, ProviderPayment>();
     for (const { providerPaymentId } of payments) {
@@ -85,7 +85,9 @@ export function createPaymentReconciler({
     if (payments.some((payment) => payment.providerPaymentId === null)) {
       for (const payment of await provider.listPayments(orderId)) found.set(payment.providerPaymentId, payment);
     }
-    const applied = new Map(payments.map((payment) => [payment.providerPaymentId, payment.providerVersion]));
+    const applied = new Map(
+      payments.map((payment) => [payment.providerPaymentId, int8ToNumber(payment.providerVersion)]),
+    );
     let updates = 0;
     for (const payment of found.values()) {
       if (payment.version <= (applied.get(payment.providerPaymentId) ?? 0)) continue;

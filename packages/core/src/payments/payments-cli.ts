@@ -153,7 +153,7 @@ type EventRow = {
   source: string;
   providerEventId: string;
   type: string;
-  version: number;
+  version: bigint;
   orderId: string | null;
   processedAt: Date | null;
   deadAt: Date | null;
