@@ -1,5 +1,10 @@
 import { CallbackAckSchema, MessageErrorSchema } from '@store/contract';
-import { CallbackVerificationError, isProviderName, type PaymentProvider } from '@store/core';
+import {
+  CallbackVerificationError,
+  isProviderName,
+  type PaymentProvider,
+  PaymentProviderUnavailableError,
+} from '@store/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -53,6 +58,9 @@ export function unverifiedCallbackStatus(provider: string): 400 | 401 {
   return provider === 'sandbox' ? 401 : 400;
 }
 
+/** What a callback is answered when the payment it names could not be asked about (503: sent again). */
+const PROVIDER_UNAVAILABLE = { message: 'The payment provider could not be reached. Please send the event again.' };
+
 /** What a callback to an unknown or unconfigured provider is answered (404, the SPEC's shape). */
 const NO_SUCH_PROVIDER = { message: 'No payment provider of that name is configured here.' };
 
@@ -75,7 +83,7 @@ const NO_SUCH_PROVIDER = { message: 'No payment provider of that name is configu
  */
 export default async function callbackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { paymentProviders, paymentEvents } = app.services;
+  const { paymentProviders, paymentEvents, paymentReconciler } = app.services;
   const failures = createTokenBucket(CALLBACK_FAILURE_BURST, CALLBACK_FAILURES_PER_SECOND);
   let refusedSinceLog = 0;
   let loggedAt = Number.NEGATIVE_INFINITY;
@@ -93,6 +101,7 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
       401: MessageErrorSchema,
       404: MessageErrorSchema,
       429: MessageErrorSchema,
+      503: MessageErrorSchema,
     },
   };
 
@@ -128,9 +137,25 @@ export default async function callbackRoutes(fastify: FastifyInstance) {
       const status = error.reason === 'malformed_body' ? 400 : unverifiedCallbackStatus(provider.name);
       return reply.code(status).send({ message: error.message });
     }
-    // Verified, but nothing the store applies (an event type it does not use): acknowledged so the
-    // provider stops sending it, and not stored.
-    if ('ignored' in event) return { received: true as const, duplicate: false };
+    // Verified, but nothing the store applies as such (an event type it does not use, or one that
+    // names a payment without carrying it): not stored. One that names a payment of the store's says
+    // that payment changed, and the provider is asked about it now, its answer handed on as a poll's
+    // (a Stripe dispute lost becomes the payment's chargeback). Then acknowledged, so the provider
+    // stops sending it; if the provider cannot be asked, a 503, and the provider sends it again.
+    if ('ignored' in event) {
+      if (event.providerPaymentId) {
+        const asked = { provider: provider.name, type: event.providerEventType, id: event.providerPaymentId };
+        try {
+          const updates = await paymentReconciler.reconcilePayment(provider.name, event.providerPaymentId);
+          request.log.info({ ...asked, updates }, 'callback named a payment: the provider was asked about it');
+        } catch (error) {
+          if (!(error instanceof PaymentProviderUnavailableError)) throw error;
+          request.log.warn({ ...asked, err: error }, 'callback named a payment the provider could not be asked about');
+          return reply.code(503).send(PROVIDER_UNAVAILABLE);
+        }
+      }
+      return { received: true as const, duplicate: false };
+    }
     const received = await paymentEvents.receiveCallback(event);
     return { received: true as const, duplicate: received.duplicate };
   }

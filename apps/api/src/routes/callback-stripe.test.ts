@@ -155,4 +155,113 @@ describe('a Pix payment through Stripe, paid by its webhook', () => {
     expect(await stateOf(buyer.orderId)).toEqual(paid);
     expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
   });
+
+  it('takes a lost dispute back as a chargeback, asking Stripe about the payment the event names', async () => {
+    const buyer = await customerWithOrder(ctx.app, db());
+    const opened = await call(ctx.app, 'POST', '/api/orders/create-qr', {
+      token: buyer.token,
+      body: { amount: (buyer.totalMinor / 100).toFixed(2), currency: 'BRL', personalId: '52998224725' },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const [payment] = await db().payment.findMany({ where: { orderId: buyer.orderId } });
+    const intentId = payment?.providerPaymentId ?? '';
+    fake.settlePix(intentId, true);
+    const eventOf = (type: string) =>
+      fake
+        .callbacks(intentId)
+        .map((delivery) => delivery.rawBody)
+        .filter((body) => JSON.parse(body).type === type)
+        .at(-1) ?? '';
+    const succeeded = eventOf('payment_intent.succeeded');
+    expect((await sendStripe(succeeded, stripeSignature(succeeded, WEBHOOK_SECRET))).status).toBe(200);
+    const orderStatus = async () => (await db().order.findUniqueOrThrow({ where: { id: buyer.orderId } })).status;
+    await eventually(async () => (await orderStatus()) === 'FULFILLED', 15_000);
+
+    // The cardholder disputes the charge; Stripe withdraws the funds, then the store loses.
+    fake.dispute(intentId, buyer.totalMinor, 'lost');
+    for (const type of ['charge.dispute.created', 'charge.dispute.closed']) {
+      const body = eventOf(type);
+      const answer = await sendStripe(body, stripeSignature(body, WEBHOOK_SECRET));
+      expect(answer.status, `${type} ${JSON.stringify(answer.body)}`).toBe(200);
+      expect(answer.body).toEqual({ received: true, duplicate: false });
+    }
+    await eventually(async () => (await orderStatus()) === 'REFUNDED', 15_000);
+    const after = await stateOf(buyer.orderId);
+    expect(after.payments).toMatchObject([{ id: payment?.id, chargedBackMinor: BigInt(buyer.totalMinor) }]);
+    expect(after.transfers.map((transfer) => [transfer.kind, Number(transfer.amountMinor)]).sort()).toEqual([
+      ['CHARGEBACK', buyer.totalMinor],
+      ['PURCHASE', buyer.totalMinor],
+    ]);
+    // The codes stay delivered (docs/payments.md, "Refunds and chargebacks").
+    expect(after.codes.every((code) => code.status === 'SOLD')).toBe(true);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
+  });
+
+  it('changes nothing for a dispute the store won', async () => {
+    const buyer = await customerWithOrder(ctx.app, db());
+    const opened = await call(ctx.app, 'POST', '/api/orders/create-qr', {
+      token: buyer.token,
+      body: { amount: (buyer.totalMinor / 100).toFixed(2), currency: 'BRL', personalId: '52998224725' },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const [payment] = await db().payment.findMany({ where: { orderId: buyer.orderId } });
+    const intentId = payment?.providerPaymentId ?? '';
+    fake.settlePix(intentId, true);
+    fake.dispute(intentId, buyer.totalMinor, 'won');
+    for (const body of fake.callbacks(intentId).map((delivery) => delivery.rawBody)) {
+      expect((await sendStripe(body, stripeSignature(body, WEBHOOK_SECRET))).status).toBe(200);
+    }
+    await eventually(async () => (await db().paymentEvent.count({ where: { processedAt: null } })) === 0, 15_000);
+    const after = await stateOf(buyer.orderId);
+    expect(after.order.status).toBe('FULFILLED');
+    expect(after.payments).toMatchObject([{ status: 'SUCCEEDED', refundedMinor: 0n, chargedBackMinor: 0n }]);
+    expect(after.transfers.map((transfer) => transfer.kind)).toEqual(['PURCHASE']);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
+  });
+
+  it('keeps what it reversed when a refund fails afterwards, and says so nowhere in the books', async () => {
+    const buyer = await customerWithOrder(ctx.app, db());
+    const opened = await call(ctx.app, 'POST', '/api/orders/create-qr', {
+      token: buyer.token,
+      body: { amount: (buyer.totalMinor / 100).toFixed(2), currency: 'BRL', personalId: '52998224725' },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const [payment] = await db().payment.findMany({ where: { orderId: buyer.orderId } });
+    const intentId = payment?.providerPaymentId ?? '';
+    fake.settlePix(intentId, true);
+    const deliver = async (type: string) => {
+      const bodies = fake.callbacks(intentId).map((delivery) => delivery.rawBody);
+      const body = bodies.filter((candidate) => JSON.parse(candidate).type === type).at(-1) ?? '';
+      const answer = await sendStripe(body, stripeSignature(body, WEBHOOK_SECRET));
+      expect(answer.status, `${type} ${JSON.stringify(answer.body)}`).toBe(200);
+    };
+    await deliver('payment_intent.succeeded');
+    const orderOf = () => db().order.findUniqueOrThrow({ where: { id: buyer.orderId } });
+    await eventually(async () => (await orderOf()).status === 'FULFILLED', 15_000);
+
+    // Part of it refunded from Stripe's dashboard: the store reverses it.
+    const part = 1_000;
+    const made = await fetch(`${fake.url}/v1/refunds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payment_intent: intentId, amount: String(part) }).toString(),
+    });
+    const refund = (await made.json()) as { id: string };
+    await deliver('charge.refunded');
+    await eventually(async () => (await orderOf()).status === 'PARTIALLY_REFUNDED', 15_000);
+    const refunded = await stateOf(buyer.orderId);
+    expect(refunded.payments).toMatchObject([{ refundedMinor: BigInt(part) }]);
+
+    // The refund fails afterwards: Stripe says so, the store asks it about the payment, and what it
+    // reversed stays reversed (docs/payments.md, "Stripe": what is left for an operator).
+    fake.failRefund(refund.id);
+    await deliver('refund.updated');
+    await deliver('refund.failed');
+    await eventually(async () => (await db().paymentEvent.count({ where: { processedAt: null } })) === 0, 15_000);
+    const after = await stateOf(buyer.orderId);
+    expect(after.order.status).toBe('PARTIALLY_REFUNDED');
+    expect(after.payments).toMatchObject([{ refundedMinor: BigInt(part) }]);
+    expect(after.transfers).toEqual(refunded.transfers);
+    expect(await createLedgerService({ sql: ctx.database.sql }).verifyBooks()).toEqual([]);
+  });
 });

@@ -507,3 +507,37 @@ describe('the sweep and the provider asked', () => {
     });
   });
 });
+
+describe('a refunded total the provider later says is lower', () => {
+  it('leaves what the store reversed as it was: the payment, the order and the books', async () => {
+    const { orderId, totalMinor } = await purchaseOrder();
+    const providerPaymentId = `pay_lowered_${randomUUID()}`;
+    const payment = await cardPayment(orderId, totalMinor, providerPaymentId);
+    const { intake, processor, eventIds } = pipeline();
+    const base = { orderId, amountMinor: totalMinor, providerPaymentId };
+    const apply = async (over: Partial<PaymentCallbackEvent>) => {
+      await intake.receiveCallback(event({ ...base, ...over }));
+      return (await processor.processEvent(eventIds().at(-1) as string)).outcome;
+    };
+    expect(await apply({ version: 2 })).toBe('completed');
+    expect(await apply({ version: 3, type: 'payment.refunded', refundedMinor: 1_000 })).toBe(
+      'order_partially_refunded',
+    );
+    const transfers = () => db().ledgerTransfer.count({ where: { paymentId: payment.id } });
+    const before = await transfers();
+    // The refund failed afterwards (Stripe's refund.updated): a newer version with less refunded.
+    expect(await apply({ version: 4, type: 'payment.succeeded', refundedMinor: 0 })).toBe('recorded');
+    expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+      refundedMinor: 1_000n,
+      providerVersion: 4n,
+    });
+    expect(await orderOf(orderId)).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedMinor: 1_000 });
+    expect(await transfers()).toBe(before);
+    // A later refund of the rest reverses only what was not reversed yet.
+    expect(await apply({ version: 5, type: 'payment.refunded', status: 'refunded', refundedMinor: totalMinor })).toBe(
+      'order_refunded',
+    );
+    expect(await orderOf(orderId)).toMatchObject({ status: 'REFUNDED', refundedMinor: totalMinor });
+    await expectLedgerBalanced();
+  });
+});

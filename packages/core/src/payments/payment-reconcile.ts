@@ -102,6 +102,20 @@ export function createPaymentReconciler({
     reconcileOrder,
 
     /**
+     * The store's payment the provider knows as `providerPaymentId`, asked about at once: a verified
+     * callback that names a payment without carrying it (a Stripe dispute closed) says it changed.
+     * What the provider answers goes the way of every poll (stored, then applied by the event job).
+     * Answers how many payments had news; none for a payment the store does not have.
+     */
+    async reconcilePayment(providerName: string, providerPaymentId: string): Promise<number> {
+      const payment = await db.payment.findFirst({
+        where: { provider: providerName, providerPaymentId },
+        select: { orderId: true },
+      });
+      return payment ? reconcileOrder(payment.orderId) : 0;
+    },
+
+    /**
      * Orders with a payment still waiting (INIT or PENDING) past `pendingAfterMs`: the provider is
      * asked about each, at most once per `recheckAfterMs`. One order the provider cannot answer for
      * does not stop the others.

@@ -425,7 +425,25 @@ export async function startStripeFake(options: StripeFakeOptions) {
         metadata: {},
       };
       disputes.push(dispute);
+      // Opened (the funds withdrawn), then closed as given.
+      emit('charge.dispute.created', { ...dispute, status: 'needs_response' }, intent.id);
       emit('charge.dispute.closed', dispute, intent.id);
+    },
+    /**
+     * A refund that succeeded fails afterwards (the card's bank returned it): Stripe puts the money
+     * back on the charge and sends `refund.updated` (and `refund.failed`) with the refund's status.
+     */
+    failRefund(refundId: string) {
+      const refund = refunds.find((candidate) => candidate.id === refundId);
+      if (!refund) throw new Error(`the fake has no ${refundId}`);
+      const charge = charges.get(String(refund.charge));
+      if (!charge) throw new Error('no charge of the refund');
+      refund.status = 'failed';
+      refund.failure_reason = 'expired_or_canceled_card';
+      charge.amount_refunded = (charge.amount_refunded as number) - (refund.amount as number);
+      charge.refunded = false;
+      emit('refund.updated', refund, String(refund.payment_intent));
+      emit('refund.failed', refund, String(refund.payment_intent));
     },
     /** The webhook events sent about a payment, oldest first, signed with the webhook secret now. */
     callbacks(paymentIntent: string, signedAt = now()) {

@@ -449,12 +449,19 @@ export function createStripeProvider(config: StripeProviderConfig) {
       }
       case 'refund.updated':
       case 'refund.created':
+      case 'refund.failed':
+        // A Refund carries itself, not the charge's running total nor the order: the store asks about
+        // the payment it names (the callback route). One that fails after it was announced lowers
+        // the charge's total, which the store does not follow (docs/payments.md, "Stripe").
         return ignored(idOf(event.data.object.payment_intent));
       case 'charge.dispute.closed':
       case 'charge.dispute.created':
+      case 'charge.dispute.updated':
       case 'charge.dispute.funds_withdrawn':
+      case 'charge.dispute.funds_reinstated':
         // A Dispute names its PaymentIntent, not the order, nor the refunds already made: the store
-        // asks the provider about the payment (getPayment sums the lost disputes).
+        // asks the provider about the payment, and getPayment counts the disputes lost as its
+        // chargebacks; one open or won takes nothing back.
         return ignored(idOf(event.data.object.payment_intent));
       case 'checkout.session.completed':
         // The PaymentIntent's own events (payment_intent.succeeded) say what the payment did.
