@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AccountExport,
   EMAIL_TOKEN_TTL_MINUTES,
@@ -12,6 +13,7 @@ import {
   Prisma,
   type PrismaClient,
   prismaQueryable,
+  qb,
   type SqlClient,
   type User as UserRow,
 } from '@store/db';
@@ -73,6 +75,14 @@ export interface SignedIn {
 const INVALID_CREDENTIALS = 'Incorrect username or password.';
 
 const emailTaken = () => ValidationError.field('email', ErrorKeys.emailTaken, 'This email is already registered.');
+
+/** A 422 under the password, as a wrong one is, so that the login form shows it where it looks. */
+const accountBlocked = () =>
+  ValidationError.field(
+    'password',
+    ErrorKeys.accountBlocked,
+    'This account is blocked. Write to support to find out why.',
+  );
 
 const wrongPassword = () =>
   ValidationError.field('password', ErrorKeys.wrongPassword, 'The current password is not correct.');
@@ -201,6 +211,29 @@ export function createAccountService({
     return heldFor ? tx.user.findUnique({ where: { id: heldFor } }) : null;
   }
 
+  /**
+   * A new session, unless staff blocked the account meanwhile. The row is held (FOR KEY SHARE) while
+   * the session is made: blocking locks it FOR UPDATE, so it either waits for this session and ends
+   * it, or is seen here.
+   */
+  async function openUnblockedSession(userId: string, meta: SessionMeta, expiresAt: Date): Promise<string> {
+    return sql.transaction(async (tx) => {
+      const [row] = await tx.query(qb.selectFrom('users').select('blocked_at').where('id', '=', userId).forKeyShare());
+      if (!row || row.blocked_at !== null) throw accountBlocked();
+      const id = randomUUID();
+      await tx.execute(
+        qb.insertInto('sessions').values({
+          id,
+          user_id: userId,
+          user_agent: meta.userAgent?.slice(0, 512) ?? null,
+          ip: meta.ip?.slice(0, 64) ?? null,
+          expires_at: expiresAt,
+        }),
+      );
+      return id;
+    });
+  }
+
   async function requireUser(userId: string): Promise<UserRow> {
     const user = await db.user.findUnique({ where: { id: userId } });
     // A valid session of a deleted user cannot exist (sessions cascade), so this is a race: 401.
@@ -245,10 +278,19 @@ export function createAccountService({
       if (!user || !valid) {
         throw ValidationError.field('password', ErrorKeys.invalidCredentials, INVALID_CREDENTIALS);
       }
+      if (user.blockedAt) throw accountBlocked();
       const now = clock();
       const expiresAt = sessionExpiry(now);
-      const sessionId = await openSession(db, user.id, meta, expiresAt);
+      const sessionId = await openUnblockedSession(user.id, meta, expiresAt);
       return { user: toUserView(user), sessionId, expiresAt };
+    },
+
+    /**
+     * The user's sessions were ended by another path (the console): forgotten here at once, as
+     * logout does; every other process hears it from the database.
+     */
+    forgetSessionsOf(userId: string): void {
+      sessionCache?.forgetUser(userId);
     },
 
     async logout(session: AuthenticatedSession): Promise<void> {
