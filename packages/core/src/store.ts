@@ -1,9 +1,11 @@
 import { createCodeCipher, type Database } from '@store/db';
 import { type AccountService, createAccountService } from './accounts/account-service.ts';
 import { createSessionCache } from './accounts/sessions.ts';
+import { type AdminCustomers, createAdminCustomers } from './admin/admin-customers.ts';
 import { type AdminOrders, createAdminOrders } from './admin/admin-orders.ts';
 import { type AuditLog, createAuditLog } from './admin/audit-log.ts';
 import { type CodeStock, createCodeStock } from './admin/code-stock.ts';
+import { createDashboard, type Dashboard } from './admin/dashboard.ts';
 import { createStaffService, type StaffService } from './admin/staff-service.ts';
 import { type BasketService, createBasketService } from './basket/basket-service.ts';
 import { type CatalogueService, createCatalogueService } from './catalogue/catalogue-service.ts';
@@ -103,6 +105,10 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
   adminOrders: AdminOrders;
   /** The console's code stock: imports, batches, withdrawals, reveals; undefined without the code key. */
   codeStock: CodeStock | undefined;
+  /** The console's customers: search, detail, balance adjustments, sessions, blocking. */
+  adminCustomers: AdminCustomers;
+  /** The console's first page: sales, orders by status, low stock, what needs an operator. */
+  dashboard: Dashboard;
   /** Verified callbacks and the provider's answers, stored and handed to the queue. */
   paymentEvents: PaymentEventIntake;
   /** What a stored payment event does to the order, the balance and the ledger. */
@@ -152,6 +158,8 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
       : undefined;
   const orderOperations = createOrderOperations({ db, sql, publicUrl, queue, logger });
   const codeCipher = codeKey ? createCodeCipher(codeKey) : undefined;
+  const staff = codeCipher ? createStaffService({ sql, cipher: codeCipher, ...(clock ? { clock } : {}) }) : undefined;
+  const adminOrders = createAdminOrders({ sql, orderOperations, publicUrl, queue, logger });
   return {
     database,
     queue: deps.queue,
@@ -166,10 +174,12 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
     basket: createBasketService({ db }),
     reviews: createReviewService({ db, sql }),
     delivery: codeCipher ? createDeliveryService({ sql, cipher: codeCipher }) : undefined,
-    staff: codeCipher ? createStaffService({ sql, cipher: codeCipher, ...(clock ? { clock } : {}) }) : undefined,
+    staff,
     auditLog: createAuditLog({ sql }),
-    adminOrders: createAdminOrders({ sql, orderOperations, publicUrl, queue, logger }),
+    adminOrders,
     codeStock: codeCipher ? createCodeStock({ sql, cipher: codeCipher }) : undefined,
+    adminCustomers: createAdminCustomers({ sql, adminOrders, freshTotp: staff?.requireFreshTotp, clock }),
+    dashboard: createDashboard({ sql, clock }),
     paymentEvents,
     paymentEventProcessor,
     paymentProviders: providers,
