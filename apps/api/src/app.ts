@@ -31,6 +31,8 @@ import web from './plugins/web.ts';
 import accountRoutes from './routes/account-routes.ts';
 import adminRoutes from './routes/admin/admin-routes.ts';
 import codeStockRoutes from './routes/admin/code-stock-routes.ts';
+import customerRoutes from './routes/admin/customer-routes.ts';
+import dashboardRoutes from './routes/admin/dashboard-routes.ts';
 import basketRoutes from './routes/basket-routes.ts';
 import callbackRoutes from './routes/callback-routes.ts';
 import cardTypeRoutes from './routes/card-type-routes.ts';
@@ -331,6 +333,8 @@ export async function buildApp({
       await api.register(orderHistoryRoutes);
       await api.register(adminRoutes, { prefix: '/admin', store: app.store });
       await api.register(codeStockRoutes, { prefix: '/admin', store: app.store });
+      await api.register(customerRoutes, { prefix: '/admin', store: app.store });
+      await api.register(dashboardRoutes, { prefix: '/admin', store: app.store });
     },
     { prefix: '/api' },
   );
