@@ -20,6 +20,8 @@ export function errorText(t: Translate, error: unknown): string {
   if (error.status === 401) return t('errors.admin.unauthorized');
   if (error.status === 403) return t('errors.admin.forbidden');
   if (error.status === 404) return t('common.notFound');
+  // A form sent again under its idempotency key: what the first one did stands.
+  if (error.status === 409) return t('errors.conflict');
   if (error.status === 503) return t('errors.unavailable');
   if (error.status >= 500) return t('errors.server');
   const fieldKeys = Object.values(error.fieldErrors).flat();
