@@ -213,6 +213,24 @@ describe('balance adjustments (owner, fresh TOTP)', () => {
     });
   });
 
+  it('the same form sent twice at once moves money once, and both answers say so', async () => {
+    const customer = await registerUser(ctx.app);
+    const id = customer.user.id;
+    const owner = await signedInStaff('owner');
+    const body = {
+      amount_minor: 1_234,
+      reason: 'double click',
+      totp: await owner.freshCode(),
+      idempotency_key: randomUUID(),
+    };
+    const [first, second] = await Promise.all([adjust(owner.token, id, body), adjust(owner.token, id, body)]);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(second).toMatchObject({ status: 200, body: first.body });
+    expect(await adjustments(id)).toHaveLength(1);
+    expect(await customerRow(id)).toMatchObject({ balance_minor: 1_234 });
+    expect(await auditRows('customer.balance_adjust', id)).toHaveLength(1);
+  });
+
   it('takes from the balance, never below zero', async () => {
     const customer = await registerUser(ctx.app);
     const id = customer.user.id;
