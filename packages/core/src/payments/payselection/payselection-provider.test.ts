@@ -4,7 +4,6 @@ import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import {
   CallbackVerificationError,
   type CardPaymentRequest,
-  type PaymentProvider,
   PaymentProviderUnavailableError,
   type PayselectionWidgetPayment,
   type QrPaymentRequest,
