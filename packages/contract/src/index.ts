@@ -1,6 +1,7 @@
 export * from './account-data.ts';
 export * from './accounts.ts';
 export * from './admin.ts';
+export * from './admin-catalogue.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
 export * from './dev-mailbox.ts';
