@@ -33,7 +33,7 @@ describe('the console product schemas', () => {
       old_price_minor: 100,
       category: 'Not A Slug',
       country: 'u-s',
-      nominal_minor: -1,
+      nominal_minor: 0,
       nominal_currency: 'USD',
       cover_path: 'javascript:alert(1)',
       descriptions: { ru: 5 },

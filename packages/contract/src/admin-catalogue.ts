@@ -95,7 +95,7 @@ const productFields = {
   /** A country's or region's code (BR, US, EU, GLOBAL). */
   country: code(8),
   /** The face value in minor units of `nominal_currency` (a 50 USD card: 5000). */
-  nominal_minor: minor(0),
+  nominal_minor: minor(1),
   nominal_currency: code(8),
   cover_path: cover,
   cover_text: z.nullable(

@@ -3,6 +3,7 @@ import { type AccountService, createAccountService } from './accounts/account-se
 import { createSessionCache } from './accounts/sessions.ts';
 import { type AdminCustomers, createAdminCustomers } from './admin/admin-customers.ts';
 import { type AdminOrders, createAdminOrders } from './admin/admin-orders.ts';
+import { type AdminProducts, createAdminProducts } from './admin/admin-products.ts';
 import { type AuditLog, createAuditLog } from './admin/audit-log.ts';
 import { type CodeStock, createCodeStock } from './admin/code-stock.ts';
 import { createDashboard, type Dashboard } from './admin/dashboard.ts';
@@ -109,6 +110,8 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
   adminCustomers: AdminCustomers;
   /** The console's first page: sales, orders by status, low stock, what needs an operator. */
   dashboard: Dashboard;
+  /** The console's catalogue: products listed, read, created and changed. */
+  adminProducts: AdminProducts;
   /** Verified callbacks and the provider's answers, stored and handed to the queue. */
   paymentEvents: PaymentEventIntake;
   /** What a stored payment event does to the order, the balance and the ledger. */
@@ -180,6 +183,7 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
     codeStock: codeCipher ? createCodeStock({ sql, cipher: codeCipher }) : undefined,
     adminCustomers: createAdminCustomers({ sql, adminOrders, freshTotp: staff?.requireFreshTotp, clock }),
     dashboard: createDashboard({ sql, clock }),
+    adminProducts: createAdminProducts({ sql }),
     paymentEvents,
     paymentEventProcessor,
     paymentProviders: providers,
