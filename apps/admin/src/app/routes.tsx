@@ -12,6 +12,8 @@ const OrdersPage = lazy(() => import('../pages/orders.tsx'));
 const OrderPage = lazy(() => import('../pages/order.tsx'));
 const AuditPage = lazy(() => import('../pages/audit.tsx'));
 const StockPage = lazy(() => import('../pages/stock.tsx'));
+const ProductsPage = lazy(() => import('../pages/products.tsx'));
+const ProductPage = lazy(() => import('../pages/product.tsx'));
 const CustomersPage = lazy(() => import('../pages/customers.tsx'));
 const CustomerPage = lazy(() => import('../pages/customer.tsx'));
 const StaffPage = lazy(() => import('../pages/staff.tsx'));
@@ -97,6 +99,22 @@ export function ConsoleRoutes() {
           element={
             <Allowed section="stock">
               <StockPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="/products"
+          element={
+            <Allowed section="products">
+              <ProductsPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="/products/:id"
+          element={
+            <Allowed section="products">
+              <ProductPage />
             </Allowed>
           }
         />

@@ -8,6 +8,7 @@ describe('sections by role', () => {
       'orders',
       'audit',
       'stock',
+      'products',
       'customers',
       'staff',
     ]);
@@ -16,6 +17,8 @@ describe('sections by role', () => {
   it('shows a manager stock and orders but not staff; support orders and customers but not stock', () => {
     expect(canSee('manager', 'stock')).toBe(true);
     expect(canSee('manager', 'staff')).toBe(false);
+    expect(canSee('manager', 'products')).toBe(true);
+    expect(canSee('support', 'products')).toBe(false);
     expect(canSee('support', 'orders')).toBe(true);
     expect(canSee('support', 'customers')).toBe(true);
     expect(canSee('support', 'stock')).toBe(false);

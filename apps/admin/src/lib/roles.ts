@@ -9,6 +9,7 @@ export const SECTIONS = [
   { id: 'orders', path: 'orders', permission: 'orders.read' },
   { id: 'audit', path: 'audit', permission: 'audit.read' },
   { id: 'stock', path: 'stock', permission: 'codes.read' },
+  { id: 'products', path: 'products', permission: 'catalogue.write' },
   { id: 'customers', path: 'customers', permission: 'customers.read' },
   { id: 'staff', path: 'staff', permission: 'staff.manage' },
 ] as const satisfies readonly { id: string; path: string; permission: AdminPermission }[];
