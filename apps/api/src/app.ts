@@ -34,6 +34,7 @@ import codeStockRoutes from './routes/admin/code-stock-routes.ts';
 import customerRoutes from './routes/admin/customer-routes.ts';
 import dashboardRoutes from './routes/admin/dashboard-routes.ts';
 import productRoutes from './routes/admin/product-routes.ts';
+import adminPromoRoutes from './routes/admin/promo-routes.ts';
 import basketRoutes from './routes/basket-routes.ts';
 import callbackRoutes from './routes/callback-routes.ts';
 import cardTypeRoutes from './routes/card-type-routes.ts';
@@ -337,6 +338,7 @@ export async function buildApp({
       await api.register(customerRoutes, { prefix: '/admin', store: app.store });
       await api.register(dashboardRoutes, { prefix: '/admin', store: app.store });
       await api.register(productRoutes, { prefix: '/admin', store: app.store });
+      await api.register(adminPromoRoutes, { prefix: '/admin', store: app.store });
     },
     { prefix: '/api' },
   );

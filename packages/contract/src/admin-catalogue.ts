@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { pageOf } from './admin.ts';
+import { AdminReasonSchema, pageOf } from './admin.ts';
 import { ErrorKeys } from './errors.ts';
-import { LOCALES } from './limits.ts';
+import { LOCALES, PROMO_CODE_MAX, PROMO_CODE_MIN } from './limits.ts';
 
 // The console's catalogue under /api/admin/products (docs/console.md): the products list, a product
 // with its texts in every language, and the changes a manager makes to them. The product's own name
@@ -200,3 +200,97 @@ export type AdminProductOptions = z.infer<typeof AdminProductOptionsSchema>;
 
 /** The languages a product's texts are kept in, in the console's order. */
 export const PRODUCT_TEXT_LOCALES = LOCALES;
+
+// ---------------------------------------------------------------------------------------------
+// Promo codes
+
+/** The most categories and products one promo code may be limited to. */
+export const PROMO_SCOPE_MAX = 200;
+
+export const PROMO_STATUSES = ['usable', 'inactive', 'not_yet_valid', 'expired', 'used_up'] as const;
+
+/** GET /api/admin/promo-codes: `q` a part of the code; newest first. */
+export const AdminPromoQuerySchema = z.object({
+  q: optionalQuery(z.string().check(z.trim(), z.maxLength(PROMO_CODE_MAX, { error: ErrorKeys.tooLong }))),
+  active: optionalQuery(z.enum(['true', 'false'], { error: ErrorKeys.unknownOption })),
+  page: optionalQuery(queryInt(1, 100_000)),
+  page_size: optionalQuery(queryInt(1, 100)),
+});
+export type AdminPromoQuery = z.output<typeof AdminPromoQuerySchema>;
+
+const instant = z.string({ error: ErrorKeys.invalidValue }).check(
+  z.regex(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/, {
+    error: ErrorKeys.invalidValue,
+  }),
+  z.refine((value: string) => !Number.isNaN(Date.parse(value)), { error: ErrorKeys.invalidValue }),
+);
+
+/**
+ * POST /api/admin/promo-codes (manager): a percent off the lines of the given categories and
+ * products (neither: the whole basket), within an optional window and number of uses.
+ */
+export const PromoCreateBodySchema = z
+  .object({
+    code: z
+      .string({ error: ErrorKeys.requiredField })
+      .check(
+        z.trim(),
+        z.minLength(PROMO_CODE_MIN, { error: ErrorKeys.tooShort }),
+        z.maxLength(PROMO_CODE_MAX, { error: ErrorKeys.tooLong }),
+        z.regex(/^[A-Za-z0-9_-]+$/, { error: ErrorKeys.invalidCharacters }),
+        z.toUpperCase(),
+      ),
+    percent: z
+      .int({ error: ErrorKeys.notANumber })
+      .check(z.minimum(1, { error: ErrorKeys.tooSmall }), z.maximum(100, { error: ErrorKeys.tooLarge })),
+    valid_from: z.optional(z.nullable(instant)),
+    valid_until: z.optional(z.nullable(instant)),
+    max_uses: z.optional(
+      z
+        .nullable(z.int({ error: ErrorKeys.notANumber }))
+        .check(z.refine((value) => value === null || value >= 1, { error: ErrorKeys.tooSmall })),
+    ),
+    categories: z._default(z.array(slug).check(z.maxLength(PROMO_SCOPE_MAX, { error: ErrorKeys.tooLarge })), []),
+    product_ids: z._default(
+      z
+        .array(z.int({ error: ErrorKeys.notANumber }).check(z.minimum(1, { error: ErrorKeys.tooSmall })))
+        .check(z.maxLength(PROMO_SCOPE_MAX, { error: ErrorKeys.tooLarge })),
+      [],
+    ),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.valid_from && body.valid_until && Date.parse(body.valid_from) >= Date.parse(body.valid_until)) {
+        ctx.addIssue({ code: 'custom', path: ['valid_until'], message: ErrorKeys.minAboveMax });
+      }
+    }),
+  );
+export type PromoCreateBody = z.input<typeof PromoCreateBodySchema>;
+export type PromoCreateInput = z.output<typeof PromoCreateBodySchema>;
+
+/** POST /api/admin/promo-codes/{id}/deactivate (manager): why; uses already made stay. */
+export const PromoDeactivateBodySchema = z.object({ reason: AdminReasonSchema });
+export type PromoDeactivateBody = z.input<typeof PromoDeactivateBodySchema>;
+
+export const AdminPromoSchema = z.object({
+  id: z.int(),
+  code: z.string(),
+  percent: z.int(),
+  valid_from: z.nullable(z.string()),
+  valid_until: z.nullable(z.string()),
+  max_uses: z.nullable(z.int()),
+  used_count: z.int(),
+  is_active: z.boolean(),
+  /** What a customer trying it now would meet. */
+  status: z.enum(PROMO_STATUSES),
+  categories: z.array(z.string()),
+  product_ids: z.array(z.int()),
+  created_at: z.string(),
+});
+export type AdminPromo = z.infer<typeof AdminPromoSchema>;
+
+export const AdminPromoPageSchema = pageOf(AdminPromoSchema);
+export type AdminPromoPage = z.infer<typeof AdminPromoPageSchema>;
+
+export const AdminPromoResponseSchema = z.object({ promo: AdminPromoSchema });
+export type AdminPromoResponse = z.infer<typeof AdminPromoResponseSchema>;

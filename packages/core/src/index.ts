@@ -7,6 +7,7 @@ export * from './accounts/user-view.ts';
 export * from './admin/admin-customers.ts';
 export * from './admin/admin-orders.ts';
 export * from './admin/admin-products.ts';
+export * from './admin/admin-promo.ts';
 export * from './admin/audit-log.ts';
 export * from './admin/code-stock.ts';
 export * from './admin/dashboard.ts';

@@ -4,6 +4,7 @@ import { createSessionCache } from './accounts/sessions.ts';
 import { type AdminCustomers, createAdminCustomers } from './admin/admin-customers.ts';
 import { type AdminOrders, createAdminOrders } from './admin/admin-orders.ts';
 import { type AdminProducts, createAdminProducts } from './admin/admin-products.ts';
+import { type AdminPromoCodes, createAdminPromo } from './admin/admin-promo.ts';
 import { type AuditLog, createAuditLog } from './admin/audit-log.ts';
 import { type CodeStock, createCodeStock } from './admin/code-stock.ts';
 import { createDashboard, type Dashboard } from './admin/dashboard.ts';
@@ -112,6 +113,8 @@ export interface Store<Queue extends JobQueue | null = JobQueue> {
   dashboard: Dashboard;
   /** The console's catalogue: products listed, read, created and changed. */
   adminProducts: AdminProducts;
+  /** The console's promo codes: listed, created, deactivated. */
+  adminPromo: AdminPromoCodes;
   /** Verified callbacks and the provider's answers, stored and handed to the queue. */
   paymentEvents: PaymentEventIntake;
   /** What a stored payment event does to the order, the balance and the ledger. */
@@ -184,6 +187,7 @@ export function createStore<Queue extends JobQueue | null>(deps: StoreDeps<Queue
     adminCustomers: createAdminCustomers({ sql, adminOrders, freshTotp: staff?.requireFreshTotp, clock }),
     dashboard: createDashboard({ sql, clock }),
     adminProducts: createAdminProducts({ sql }),
+    adminPromo: createAdminPromo({ sql, ...(clock ? { clock } : {}) }),
     paymentEvents,
     paymentEventProcessor,
     paymentProviders: providers,

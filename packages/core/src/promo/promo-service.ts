@@ -94,7 +94,7 @@ const PROMO_INCLUDE = {
 type PromoWithScope = Prisma.PromoCodeGetPayload<{ include: typeof PROMO_INCLUDE }>;
 
 /** The rule a code breaks at `now` on its own, before the customer and the basket are looked at. */
-function codeStatus(
+export function codeStatus(
   promo: Pick<PromoRule, 'isActive' | 'validFrom' | 'validUntil' | 'maxUses' | 'usedCount'>,
   now: Date,
 ): PromoCodeView['status'] {
