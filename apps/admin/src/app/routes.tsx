@@ -14,6 +14,7 @@ const AuditPage = lazy(() => import('../pages/audit.tsx'));
 const StockPage = lazy(() => import('../pages/stock.tsx'));
 const ProductsPage = lazy(() => import('../pages/products.tsx'));
 const ProductPage = lazy(() => import('../pages/product.tsx'));
+const PromoCodesPage = lazy(() => import('../pages/promo-codes.tsx'));
 const CustomersPage = lazy(() => import('../pages/customers.tsx'));
 const CustomerPage = lazy(() => import('../pages/customer.tsx'));
 const StaffPage = lazy(() => import('../pages/staff.tsx'));
@@ -115,6 +116,14 @@ export function ConsoleRoutes() {
           element={
             <Allowed section="products">
               <ProductPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="/promo-codes"
+          element={
+            <Allowed section="promo">
+              <PromoCodesPage />
             </Allowed>
           }
         />

@@ -9,6 +9,7 @@ describe('sections by role', () => {
       'audit',
       'stock',
       'products',
+      'promo',
       'customers',
       'staff',
     ]);
@@ -19,6 +20,8 @@ describe('sections by role', () => {
     expect(canSee('manager', 'staff')).toBe(false);
     expect(canSee('manager', 'products')).toBe(true);
     expect(canSee('support', 'products')).toBe(false);
+    expect(canSee('manager', 'promo')).toBe(true);
+    expect(canSee('support', 'promo')).toBe(false);
     expect(canSee('support', 'orders')).toBe(true);
     expect(canSee('support', 'customers')).toBe(true);
     expect(canSee('support', 'stock')).toBe(false);

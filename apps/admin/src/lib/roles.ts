@@ -10,6 +10,7 @@ export const SECTIONS = [
   { id: 'audit', path: 'audit', permission: 'audit.read' },
   { id: 'stock', path: 'stock', permission: 'codes.read' },
   { id: 'products', path: 'products', permission: 'catalogue.write' },
+  { id: 'promo', path: 'promo-codes', permission: 'promo.write' },
   { id: 'customers', path: 'customers', permission: 'customers.read' },
   { id: 'staff', path: 'staff', permission: 'staff.manage' },
 ] as const satisfies readonly { id: string; path: string; permission: AdminPermission }[];
