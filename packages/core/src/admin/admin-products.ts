@@ -178,6 +178,22 @@ export function createAdminProducts({ sql }: { sql: SqlClient }) {
     }
   }
 
+  /**
+   * A language other than English has both its texts or neither: the shop takes a language's texts
+   * together, so one left blank beside the other would show blank rather than in English.
+   */
+  function requireBothTexts(descriptions: Texts, instructions: Texts) {
+    const errors: Record<string, string[]> = {};
+    for (const locale of LOCALES) {
+      if (locale === OWN_LOCALE) continue;
+      const hasDescription = descriptions[locale].trim() !== '';
+      const hasInstructions = instructions[locale].trim() !== '';
+      if (hasDescription && !hasInstructions) errors[`activation_instructions.${locale}`] = [ErrorKeys.requiredField];
+      if (hasInstructions && !hasDescription) errors[`descriptions.${locale}`] = [ErrorKeys.requiredField];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  }
+
   const textsOf = (given: Partial<Texts> | undefined, base: Texts): Texts => ({ ...base, ...given });
   const localesOf = (...given: Array<Partial<Texts> | undefined>): Locale[] =>
     LOCALES.filter((locale) => given.some((texts) => texts?.[locale] !== undefined));
@@ -247,9 +263,10 @@ export function createAdminProducts({ sql }: { sql: SqlClient }) {
         );
         const id = (inserted as { id: number }).id;
         const empty = Object.fromEntries(LOCALES.map((locale) => [locale, ''])) as Texts;
-        await writeTexts(tx, id, textsOf(input.descriptions, empty), textsOf(input.activation_instructions, empty), [
-          ...LOCALES,
-        ]);
+        const descriptions = textsOf(input.descriptions, empty);
+        const instructions = textsOf(input.activation_instructions, empty);
+        requireBothTexts(descriptions, instructions);
+        await writeTexts(tx, id, descriptions, instructions, [...LOCALES]);
         const product = await detailIn(tx, id);
         await writeAudit(tx, actor, { action: 'product.create', targetType: 'product', targetId: id, after: product });
         return { product };
@@ -288,13 +305,10 @@ export function createAdminProducts({ sql }: { sql: SqlClient }) {
         }
         const locales = localesOf(input.descriptions, input.activation_instructions);
         if (locales.length > 0) {
-          await writeTexts(
-            tx,
-            id,
-            textsOf(input.descriptions, before.descriptions),
-            textsOf(input.activation_instructions, before.activation_instructions),
-            locales,
-          );
+          const descriptions = textsOf(input.descriptions, before.descriptions);
+          const instructions = textsOf(input.activation_instructions, before.activation_instructions);
+          requireBothTexts(descriptions, instructions);
+          await writeTexts(tx, id, descriptions, instructions, locales);
         }
         const after = await detailIn(tx, id);
         const changed = CHANGEABLE.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));

@@ -35,7 +35,7 @@ const auditRows = (action: string, targetId: number) =>
 const newProduct = {
   name: 'Console Test Card 25 USD',
   descriptions: { en: 'A card for tests.', ru: 'Карта для тестов.' },
-  activation_instructions: { en: 'Redeem it.', hi: 'इसे भुनाएँ।' },
+  activation_instructions: { en: 'Redeem it.', ru: 'Активируйте её.' },
   price_minor: 13_000,
   category: 'steam',
   country: 'us',
@@ -113,6 +113,14 @@ describe('POST and PATCH /api/admin/products', () => {
       body: { ...newProduct, category: 'no-such-category' },
     });
     expect(unknown).toMatchObject({ status: 422, body: { errors: { category: ['validation.unknownOption'] } } });
+    const halfTranslated = await call(ctx.app, 'POST', '/api/admin/products', {
+      token: tokens.manager,
+      body: { ...newProduct, descriptions: { hi: 'एक कार्ड।' }, activation_instructions: {} },
+    });
+    expect(halfTranslated).toMatchObject({
+      status: 422,
+      body: { errors: { 'activation_instructions.hi': ['validation.requiredField'] } },
+    });
     const oldPrice = await call(ctx.app, 'PATCH', '/api/admin/products/1', {
       token: tokens.manager,
       body: { old_price_minor: 1 },
@@ -134,7 +142,7 @@ describe('POST and PATCH /api/admin/products', () => {
       nominal_currency: 'USD',
       is_active: true,
       descriptions: { en: 'A card for tests.', ru: 'Карта для тестов.', 'pt-BR': '', hi: '' },
-      activation_instructions: { en: 'Redeem it.', hi: 'इसे भुनाएँ।', ru: '' },
+      activation_instructions: { en: 'Redeem it.', ru: 'Активируйте её.', hi: '' },
     });
     const rows = await auditRows('product.create', product.id);
     expect(rows).toHaveLength(1);
@@ -157,7 +165,12 @@ describe('POST and PATCH /api/admin/products', () => {
 
     const changed = await call(ctx.app, 'PATCH', `/api/admin/products/${target.id}`, {
       token: tokens.manager,
-      body: { price_minor: price, old_price_minor: null, descriptions: { 'pt-BR': 'Um cartão.' } },
+      body: {
+        price_minor: price,
+        old_price_minor: null,
+        descriptions: { 'pt-BR': 'Um cartão.' },
+        activation_instructions: { 'pt-BR': 'Resgate-o.' },
+      },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.product).toMatchObject({ price_minor: price, descriptions: { 'pt-BR': 'Um cartão.' } });
