@@ -109,6 +109,10 @@ describe('the products page', () => {
     await user.clear(price);
     await user.type(price, '60');
     await user.type(within(screen.getByRole('group', { name: 'Hindi' })).getByLabelText('Description'), 'स्टीम');
+    await user.type(
+      within(screen.getByRole('group', { name: 'Hindi' })).getByLabelText('Activation instructions'),
+      'भुनाएँ',
+    );
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Saved.');
     expect(sent[0]).toMatchObject({
@@ -116,6 +120,7 @@ describe('the products page', () => {
       old_price_minor: null,
       nominal_minor: 1000,
       descriptions: { hi: 'स्टीम', ru: 'Карта Steam.' },
+      activation_instructions: { hi: 'भुनाएँ' },
     });
   });
 
