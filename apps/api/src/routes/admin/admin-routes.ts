@@ -19,17 +19,12 @@ import {
   StaffResponseSchema,
   StaffRoleBodySchema,
   StaffSecretsResponseSchema,
-  ValidationErrorSchema,
 } from '@store/contract';
 import type { Store } from '@store/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActor } from '../../plugins/admin-auth.ts';
-
-const denied = { 401: MessageErrorSchema, 403: MessageErrorSchema, 429: MessageErrorSchema };
-const invalid = { 422: ValidationErrorSchema };
-const missing = { 404: MessageErrorSchema };
-const conflict = { 409: MessageErrorSchema };
+import { adminSecurity, adminTags, conflict, denied, invalid, missing } from './route-schemas.ts';
 
 /**
  * The operator console's API (docs/console.md): staff sign-in, the audit log, orders and refunds,
@@ -43,8 +38,8 @@ export default async function adminRoutes(
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const staff = app.staffService;
   const { auditLog, adminOrders } = store;
-  const tags = ['admin'];
-  const security = [{ bearer: [] }];
+  const tags = adminTags;
+  const security = adminSecurity;
   const read = app.rateLimitPreset('read');
   const write = app.rateLimitPreset('write');
 

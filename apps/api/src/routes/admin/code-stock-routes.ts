@@ -9,18 +9,12 @@ import {
   CodeRevealResponseSchema,
   CodeWithdrawBodySchema,
   CodeWithdrawResponseSchema,
-  MessageErrorSchema,
-  ValidationErrorSchema,
 } from '@store/contract';
 import type { Store } from '@store/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActor } from '../../plugins/admin-auth.ts';
-
-const denied = { 401: MessageErrorSchema, 403: MessageErrorSchema, 429: MessageErrorSchema };
-const invalid = { 422: ValidationErrorSchema };
-const missing = { 404: MessageErrorSchema };
-const conflict = { 409: MessageErrorSchema };
+import { adminSecurity, adminTags, conflict, denied, invalid, missing } from './route-schemas.ts';
 
 /**
  * The console's code stock (docs/console.md): imports with their report, the batches with what
@@ -34,8 +28,8 @@ export default async function codeStockRoutes(
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { codeStock } = store;
   if (!codeStock) throw new Error('the console’s code stock needs the code key');
-  const tags = ['admin'];
-  const security = [{ bearer: [] }];
+  const tags = adminTags;
+  const security = adminSecurity;
   const read = app.rateLimitPreset('read');
   const write = app.rateLimitPreset('write');
 

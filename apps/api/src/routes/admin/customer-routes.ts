@@ -7,18 +7,12 @@ import {
   CustomerActionBodySchema,
   CustomerActionResponseSchema,
   CustomerSearchQuerySchema,
-  MessageErrorSchema,
-  ValidationErrorSchema,
 } from '@store/contract';
 import type { Store } from '@store/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActor } from '../../plugins/admin-auth.ts';
-
-const denied = { 401: MessageErrorSchema, 403: MessageErrorSchema, 429: MessageErrorSchema };
-const invalid = { 422: ValidationErrorSchema };
-const missing = { 404: MessageErrorSchema };
-const conflict = { 409: MessageErrorSchema };
+import { adminSecurity, adminTags, conflict, denied, invalid, missing } from './route-schemas.ts';
 
 /**
  * The console's customers (docs/console.md): search, the customer's page, balance adjustments
@@ -31,8 +25,8 @@ export default async function customerRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { adminCustomers } = store;
-  const tags = ['admin'];
-  const security = [{ bearer: [] }];
+  const tags = adminTags;
+  const security = adminSecurity;
   const read = app.rateLimitPreset('read');
   const write = app.rateLimitPreset('write');
   // A session ended by the console is forgotten here at once; the other instances hear the database.

@@ -1,7 +1,8 @@
-import { DashboardResponseSchema, MessageErrorSchema } from '@store/contract';
+import { DashboardResponseSchema } from '@store/contract';
 import type { Store } from '@store/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminSecurity, adminTags, denied } from './route-schemas.ts';
 
 /** The console's first page (docs/console.md): sales, orders by status, low stock, what needs an operator. */
 export default async function dashboardRoutes(
@@ -15,14 +16,9 @@ export default async function dashboardRoutes(
       onRequest: app.requireStaff('dashboard.read'),
       config: { rateLimit: app.rateLimitPreset('read') },
       schema: {
-        tags: ['admin'],
-        security: [{ bearer: [] }],
-        response: {
-          200: DashboardResponseSchema,
-          401: MessageErrorSchema,
-          403: MessageErrorSchema,
-          429: MessageErrorSchema,
-        },
+        tags: adminTags,
+        security: adminSecurity,
+        response: { 200: DashboardResponseSchema, ...denied },
       },
     },
     () => store.dashboard.read(),

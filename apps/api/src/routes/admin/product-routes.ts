@@ -4,19 +4,14 @@ import {
   AdminProductOptionsSchema,
   AdminProductPageSchema,
   AdminProductQuerySchema,
-  MessageErrorSchema,
   ProductCreateBodySchema,
   ProductUpdateBodySchema,
-  ValidationErrorSchema,
 } from '@store/contract';
 import type { Store } from '@store/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActor } from '../../plugins/admin-auth.ts';
-
-const denied = { 401: MessageErrorSchema, 403: MessageErrorSchema, 429: MessageErrorSchema };
-const invalid = { 422: ValidationErrorSchema };
-const missing = { 404: MessageErrorSchema };
+import { adminSecurity, adminTags, denied, invalid, missing } from './route-schemas.ts';
 
 /**
  * The console's catalogue (docs/console.md): products listed, read, created and changed by a
@@ -29,8 +24,8 @@ export default async function productRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { adminProducts } = store;
-  const tags = ['admin'];
-  const security = [{ bearer: [] }];
+  const tags = adminTags;
+  const security = adminSecurity;
   const read = app.rateLimitPreset('read');
   const write = app.rateLimitPreset('write');
   const onRequest = app.requireStaff('catalogue.write');

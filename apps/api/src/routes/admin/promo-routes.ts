@@ -3,19 +3,14 @@ import {
   AdminPromoPageSchema,
   AdminPromoQuerySchema,
   AdminPromoResponseSchema,
-  MessageErrorSchema,
   PromoCreateBodySchema,
   PromoDeactivateBodySchema,
-  ValidationErrorSchema,
 } from '@store/contract';
 import type { Store } from '@store/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActor } from '../../plugins/admin-auth.ts';
-
-const denied = { 401: MessageErrorSchema, 403: MessageErrorSchema, 429: MessageErrorSchema };
-const invalid = { 422: ValidationErrorSchema };
-const missing = { 404: MessageErrorSchema };
+import { adminSecurity, adminTags, denied, invalid, missing } from './route-schemas.ts';
 
 /**
  * The console's promo codes (docs/console.md): listed, created and deactivated by a manager or the
@@ -27,8 +22,8 @@ export default async function adminPromoRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { adminPromo } = store;
-  const tags = ['admin'];
-  const security = [{ bearer: [] }];
+  const tags = adminTags;
+  const security = adminSecurity;
   const onRequest = app.requireStaff('promo.write');
 
   app.get(
